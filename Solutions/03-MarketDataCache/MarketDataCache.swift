@@ -1,0 +1,46 @@
+import Services
+
+/// Holds the order book that the trading screens read, so that they share one fetch from the
+/// exchange.
+public actor MarketDataCache {
+  /// Where the cache stands. Every `await` in ``snapshot()`` leaves it in one of these states, so
+  /// a reader who arrives during a suspension always finds out what to do.
+  private enum State {
+    /// Nothing fetched, and no fetch running: the next reader starts one.
+    case empty
+    /// A fetch is running; readers who arrive now wait for it.
+    case fetching(Task<OrderBookSnapshot, any Error>)
+    /// A snapshot arrived; readers get it without a fetch.
+    case ready(OrderBookSnapshot)
+  }
+
+  private var state: State = .empty
+  private let feed: any MarketDataFeed
+
+  public init(feed: any MarketDataFeed) {
+    self.feed = feed
+  }
+
+  /// The latest order book: the cached one when there is one, a fresh one from the feed otherwise.
+  public func snapshot() async throws -> OrderBookSnapshot {
+    switch state {
+    case .ready(let snapshot):
+      return snapshot
+    case .fetching(let fetch):
+      return try await fetch.value
+    case .empty:
+      // Leave `.empty` before the first `await`, so that a reader who runs during the fetch joins it.
+      let fetch = Task { try await feed.latestSnapshot() }
+      state = .fetching(fetch)
+      do {
+        let snapshot = try await fetch.value
+        state = .ready(snapshot)
+        return snapshot
+      } catch {
+        // A failed fetch is not a snapshot: go back to `.empty` so the next reader fetches again.
+        state = .empty
+        throw error
+      }
+    }
+  }
+}

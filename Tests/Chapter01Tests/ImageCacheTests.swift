@@ -1,0 +1,117 @@
+import Foundation
+import Services
+import Testing
+import WorkbookTestSupport
+
+@testable import Chapter01
+
+@Suite("Chapter 01: callers who ask at once", .exposesBug)
+struct ImageCacheConcurrencyTests {
+  @Test("Callers who ask for the same image at once all get the same image")
+  func callersAskingAtOnceGetTheSameImage() async throws {
+    let scenario = Scenario()
+    let client = FakeImageClient(scenario)
+    let cache = ImageCache(client: client)
+
+    let callers = scenario.start(5, "image(for: cat.png)") { try await cache.image(for: .cat) }
+    try await scenario.settle()
+    client.open()
+    let results = try await callers.results()
+
+    let images = Set(results.compactMap(\.value))
+    #expect(
+      images.count == 1,
+      """
+      5 callers asked for cat.png at once and got \(images.count) different images: \
+      \(describe(results)). Each caller found no image at the `images[url]` check, because the \
+      others were still suspended at `await client.data(from:)`; each then stored and returned its \
+      own download. After the `await`, look again at what the cache holds.
+      """
+    )
+  }
+
+  @Test("The image the cache keeps is the one it gave to the first callers")
+  func cacheKeepsTheImageItHandedOut() async throws {
+    let scenario = Scenario()
+    let client = FakeImageClient(scenario)
+    let cache = ImageCache(client: client)
+
+    let callers = scenario.start(3, "image(for: cat.png)") { try await cache.image(for: .cat) }
+    try await scenario.settle()
+    client.open()
+    let first = try await callers.results()[0]
+    let later = try await scenario.call("image(for: cat.png)") { try await cache.image(for: .cat) }
+
+    #expect(
+      first.value == later,
+      """
+      Caller \(first), but a later caller got \(later.testDescription) for the same URL: the \
+      last download to finish overwrote the image that the first one had stored, so two parts of \
+      the screen now show different pictures.
+      """
+    )
+  }
+}
+
+@Suite("Chapter 01: what the cache must keep doing")
+struct ImageCacheGuardTests {
+  @Test("A cached image costs no second download")
+  func cachedImageCostsNoDownload() async throws {
+    let scenario = Scenario()
+    let client = FakeImageClient(scenario)
+    let cache = ImageCache(client: client)
+    client.open()
+
+    let first = try await scenario.call("image(for: cat.png)") { try await cache.image(for: .cat) }
+    let second = try await scenario.call("image(for: cat.png)") { try await cache.image(for: .cat) }
+
+    #expect(first == second, "the second call should return the cached image")
+    #expect(
+      client.downloads(of: .cat) == 1,
+      "asking twice, one call after the other, started \(client.downloads(of: .cat)) downloads of cat.png; expected 1"
+    )
+  }
+
+  @Test("Bytes that are not an image throw, and nothing is cached")
+  func undecodableDataThrowsAndIsNotCached() async throws {
+    let scenario = Scenario()
+    let client = FakeImageClient(scenario)
+    let cache = ImageCache(client: client)
+    client.open()
+
+    client.outcome = .undecodableData
+    await #expect(
+      throws: ImageDecodingError.self, "undecodable bytes should be reported as an error"
+    ) {
+      try await scenario.call("image(for: cat.png)") { try await cache.image(for: .cat) }
+    }
+    client.outcome = .image
+    let retried = try await scenario.call("image(for: cat.png)") {
+      try await cache.image(for: .cat)
+    }
+
+    #expect(
+      client.downloads(of: .cat) == 2,
+      "after a download that could not be decoded, the next call should download again; it started \(client.downloads(of: .cat) - 1)"
+    )
+    #expect(retried == FakeImageClient.image(number: 2))
+  }
+
+  @Test("Callers for different URLs get different images")
+  func differentURLsGetDifferentImages() async throws {
+    let scenario = Scenario()
+    let client = FakeImageClient(scenario)
+    let cache = ImageCache(client: client)
+
+    let cat = scenario.start(1, "image(for: cat.png)") { try await cache.image(for: .cat) }
+    let dog = scenario.start(1, "image(for: dog.png)") { try await cache.image(for: .dog) }
+    try await scenario.settle()
+    client.open()
+    let results = try await cat.results() + dog.results()
+
+    #expect(
+      results[0].value != nil && results[0].value != results[1].value,
+      "cat.png and dog.png are different pictures, yet \(describe(results))"
+    )
+  }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import Services
+import Testing
+import WorkbookTestSupport
+
+@testable import Chapter02
+
+@Suite("Chapter 02: one download per image", .exposesBug)
+struct InFlightDownloadTests {
+  @Test("Five callers who ask at once share one download")
+  func callersAskingAtOnceShareOneDownload() async throws {
+    let scenario = Scenario()
+    let client = FakeImageClient(scenario)
+    let cache = ImageCache(client: client)
+
+    let callers = scenario.start(5, "image(for: cat.png)") { try await cache.image(for: .cat) }
+    try await scenario.settle()
+    let downloadsWhileWaiting = client.downloads(of: .cat)
+    client.open()
+    let results = try await callers.results()
+
+    #expect(
+      client.downloads(of: .cat) == 1,
+      """
+      5 callers asked for cat.png at once and \(client.downloads(of: .cat)) downloads started \
+      (\(downloadsWhileWaiting) while the first was still running); expected 1. Each caller found \
+      nothing in the cache, because the first download was suspended at `await` and had left no \
+      trace, so each started its own. Record the download before the first `await`, and let \
+      later callers wait for it. Callers got: \(describe(results)).
+      """
+    )
+    #expect(
+      results.allSatisfy { $0.value == FakeImageClient.image(number: 1) },
+      "every caller should get image #1, from the one download; \(describe(results))"
+    )
+  }
+
+  @Test("A caller who asks just as the download finishes joins it instead of downloading again")
+  func callerArrivingAsTheDownloadFinishesJoinsIt() async throws {
+    let scenario = Scenario()
+    let client = FakeImageClient(scenario)
+    let cache = ImageCache(client: client)
+
+    let first = scenario.start(1, "image(for: cat.png)") { try await cache.image(for: .cat) }
+    try await scenario.settle()
+    // Let the download finish, but keep caller A from resuming: in the gap between the two, the
+    // cache has an image in hand that it has not stored yet.
+    first.hold()
+    client.open()
+    try await first.waitUntilReadyToResume()
+    let late = scenario.start(1, "image(for: cat.png)") { try await cache.image(for: .cat) }
+    try await scenario.settle()
+    first.release()
+    let results = try await first.results() + late.results()
+
+    #expect(
+      client.downloads(of: .cat) == 1,
+      """
+      Caller B asked for cat.png after download #1 had finished but before caller A had resumed \
+      to store its image, and \(client.downloads(of: .cat)) downloads started; expected 1. In \
+      that gap B must still find the download (or its image), so keep the entry until the image \
+      replaces it. Callers got: \(describe(results)).
+      """
+    )
+  }
+}
+
+@Suite("Chapter 02: what the cache must keep doing")
+struct InFlightGuardTests {
+  @Test("A cached image costs no second download")
+  func cachedImageCostsNoDownload() async throws {
+    let scenario = Scenario()
+    let client = FakeImageClient(scenario)
+    let cache = ImageCache(client: client)
+    client.open()
+
+    let first = try await scenario.call("image(for: cat.png)") { try await cache.image(for: .cat) }
+    let second = try await scenario.call("image(for: cat.png)") { try await cache.image(for: .cat) }
+
+    #expect(first == second, "the second call should return the cached image")
+    #expect(
+      client.downloads(of: .cat) == 1,
+      "asking twice, one call after the other, started \(client.downloads(of: .cat)) downloads of cat.png; expected 1"
+    )
+  }
+
+  @Test("A failed download fails every caller waiting for it, and the next call downloads again")
+  func failureReachesEveryCallerAndIsNotCached() async throws {
+    let scenario = Scenario()
+    let client = FakeImageClient(scenario)
+    let cache = ImageCache(client: client)
+
+    client.outcome = .failure
+    let callers = scenario.start(3, "image(for: cat.png)") { try await cache.image(for: .cat) }
+    try await scenario.settle()
+    client.open()
+    let results = try await callers.results()
+    #expect(
+      results.allSatisfy { $0.error is FakeNetworkError },
+      "every caller waiting for a failed download should get its error; \(describe(results))"
+    )
+
+    client.outcome = .image
+    let downloadsBefore = client.downloads(of: .cat)
+    let retried = try await scenario.call("image(for: cat.png)") {
+      try await cache.image(for: .cat)
+    }
+    #expect(
+      client.downloads(of: .cat) == downloadsBefore + 1,
+      "after the failure, the next call should start a new download instead of reusing the failed one"
+    )
+    #expect(retried == FakeImageClient.image(number: downloadsBefore + 1))
+  }
+
+  @Test("Different URLs download at the same time")
+  func differentURLsDownloadAtTheSameTime() async throws {
+    let scenario = Scenario()
+    let client = FakeImageClient(scenario)
+    let cache = ImageCache(client: client)
+
+    let cat = scenario.start(1, "image(for: cat.png)") { try await cache.image(for: .cat) }
+    let dog = scenario.start(1, "image(for: dog.png)") { try await cache.image(for: .dog) }
+    let bothRunning = await scenario.wait { client.downloadsInFlight >= 2 }
+    client.open()
+    let results = try await cat.results() + dog.results()
+
+    #expect(
+      bothRunning,
+      """
+      While cat.png was downloading, dog.png's download did not start: at most \
+      \(client.mostDownloadsAtOnce) download ran at a time. Waiting should be per URL; one image \
+      must not wait for another. Callers got: \(describe(results)).
+      """
+    )
+    #expect(
+      results.allSatisfy { $0.value != nil },
+      "both callers should get an image; \(describe(results))")
+  }
+}

@@ -1,0 +1,105 @@
+import Services
+import Testing
+import WorkbookTestSupport
+
+@testable import Chapter03
+
+@Suite("Chapter 03: one fetch for every reader", .exposesBug)
+struct MarketDataFetchTests {
+  @Test("Readers who ask at once share one fetch")
+  func readersAskingAtOnceShareOneFetch() async throws {
+    let scenario = Scenario()
+    let feed = FakeMarketDataFeed(scenario)
+    let cache = MarketDataCache(feed: feed)
+
+    let readers = scenario.start(4, "snapshot()") { try await cache.snapshot() }
+    try await scenario.settle()
+    feed.open()
+    let results = try await readers.results()
+
+    #expect(
+      feed.fetches == 1,
+      """
+      4 readers asked for the order book at once and \(feed.fetches) fetches went to the \
+      exchange; expected 1. While the first fetch was suspended at `await feed.latestSnapshot()`, \
+      `cached` was still nil, so every reader fetched. Model the fetch in progress as a state of \
+      its own. Readers got: \(describe(results)).
+      """
+    )
+    #expect(
+      results.allSatisfy { $0.value == FakeMarketDataFeed.snapshot(number: 1) },
+      "every reader should get snapshot #1; \(describe(results))"
+    )
+  }
+
+  @Test("A reader who asks just as the fetch finishes joins it instead of fetching again")
+  func readerArrivingAsTheFetchFinishesJoinsIt() async throws {
+    let scenario = Scenario()
+    let feed = FakeMarketDataFeed(scenario)
+    let cache = MarketDataCache(feed: feed)
+
+    let first = scenario.start(1, "snapshot()") { try await cache.snapshot() }
+    try await scenario.settle()
+    // Let the fetch finish, but keep reader A from resuming to store it.
+    first.hold()
+    feed.open()
+    try await first.waitUntilReadyToResume()
+    let late = scenario.start(1, "snapshot()") { try await cache.snapshot() }
+    try await scenario.settle()
+    first.release()
+    let results = try await first.results() + late.results()
+
+    #expect(
+      feed.fetches == 1,
+      """
+      Reader B asked after fetch #1 had finished but before reader A had resumed to store it, and \
+      \(feed.fetches) fetches went to the exchange; expected 1. Until the snapshot is stored, the \
+      cache must remember that a fetch is under way. Readers got: \(describe(results)).
+      """
+    )
+  }
+}
+
+@Suite("Chapter 03: what the cache must keep doing")
+struct MarketDataGuardTests {
+  @Test("A ready snapshot costs no second fetch")
+  func readySnapshotCostsNoFetch() async throws {
+    let scenario = Scenario()
+    let feed = FakeMarketDataFeed(scenario)
+    let cache = MarketDataCache(feed: feed)
+    feed.open()
+
+    let first = try await scenario.call("snapshot()") { try await cache.snapshot() }
+    let second = try await scenario.call("snapshot()") { try await cache.snapshot() }
+
+    #expect(first == second, "the second read should return the cached snapshot")
+    #expect(
+      feed.fetches == 1, "two reads, one after the other, made \(feed.fetches) fetches; expected 1")
+  }
+
+  @Test("Every reader waiting on a failed fetch gets the error, and the next read fetches again")
+  func failureReachesEveryReaderAndIsNotKept() async throws {
+    let scenario = Scenario()
+    let feed = FakeMarketDataFeed(scenario)
+    let cache = MarketDataCache(feed: feed)
+
+    feed.failsFetches = true
+    let readers = scenario.start(3, "snapshot()") { try await cache.snapshot() }
+    try await scenario.settle()
+    feed.open()
+    let results = try await readers.results()
+    #expect(
+      results.allSatisfy { $0.error is FakeNetworkError },
+      "every reader waiting for a failed fetch should get its error; \(describe(results))"
+    )
+
+    feed.failsFetches = false
+    let fetchesBefore = feed.fetches
+    let retried = try await scenario.call("snapshot()") { try await cache.snapshot() }
+    #expect(
+      feed.fetches == fetchesBefore + 1,
+      "after the failure, the next read should fetch again instead of reusing the failed fetch"
+    )
+    #expect(retried == FakeMarketDataFeed.snapshot(number: fetchesBefore + 1))
+  }
+}

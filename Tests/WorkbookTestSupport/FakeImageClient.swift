@@ -1,0 +1,98 @@
+import Foundation
+import Services
+
+/// An ``ImageClient`` whose downloads wait until the test opens its gate.
+///
+/// Each download returns a different image, `image #1`, `image #2`, …, so a test can tell which
+/// download a caller's image came from.
+public final class FakeImageClient: ImageClient {
+  /// What downloads that start from now on hand back.
+  public enum Outcome: Sendable {
+    /// A distinct, decodable image per download.
+    case image
+    /// Bytes that are not an image.
+    case undecodableData
+    /// A network failure.
+    case failure
+  }
+
+  private let requests: Requests
+  private let nextOutcome = Locked(Outcome.image)
+
+  public init(_ scenario: Scenario) {
+    requests = Requests(noun: "download", scenario: scenario)
+  }
+
+  /// What downloads that start from now on hand back; those already started keep theirs.
+  public var outcome: Outcome {
+    get { nextOutcome.value }
+    set { nextOutcome.withLock { $0 = newValue } }
+  }
+
+  /// How many downloads have started, for any URL.
+  public var downloads: Int { requests.started }
+
+  /// How many downloads of `url` have started.
+  public func downloads(of url: URL) -> Int {
+    requests.started(for: url.lastPathComponent)
+  }
+
+  /// The most downloads that were running at the same moment.
+  public var mostDownloadsAtOnce: Int { requests.mostInFlight }
+
+  /// How many downloads are running now.
+  public var downloadsInFlight: Int { requests.inFlight }
+
+  /// How many downloads have finished, successfully or not.
+  public var finishedDownloads: Int { requests.finished }
+
+  /// Lets every waiting download finish, and every later one finish at once.
+  public func open() {
+    requests.open()
+  }
+
+  public func data(from url: URL) async throws -> Data {
+    let outcome = self.outcome
+    let key = url.lastPathComponent
+    let number = try await requests.perform(for: key)
+    switch outcome {
+    case .image:
+      let image = Self.image(number: number)
+      requests.recordOutcome(of: number, for: key, "returned \(image.testDescription)")
+      return image.encoded
+    case .undecodableData:
+      requests.recordOutcome(of: number, for: key, "returned bytes that are not an image")
+      return Data("<html>Service Unavailable</html>".utf8)
+    case .failure:
+      requests.recordOutcome(of: number, for: key, "failed")
+      throw FakeNetworkError(request: number)
+    }
+  }
+
+  /// The image that download `number` returns: one pixel whose colour spells the number.
+  public static func image(number: Int) -> Image {
+    Image(
+      width: 1, height: 1,
+      pixels: [
+        UInt8(truncatingIfNeeded: number >> 16), UInt8(truncatingIfNeeded: number >> 8),
+        UInt8(truncatingIfNeeded: number),
+      ]
+    )
+  }
+
+  /// The number of the download that returned `image`, if a fake made it.
+  public static func downloadNumber(of image: Image) -> Int? {
+    guard image.width == 1, image.height == 1 else { return nil }
+    return image.pixels.reduce(0) { $0 << 8 | Int($1) }
+  }
+}
+
+/// The error a fake request throws when the test asked it to fail.
+public struct FakeNetworkError: Error, Equatable, CustomStringConvertible {
+  /// The number of the request that failed.
+  public let request: Int
+
+  public var description: String {
+    "request #\(request) failed: the network connection was lost"
+  }
+}

@@ -1,0 +1,255 @@
+import Foundation
+
+/// The world of one test: the callers it starts, the fakes it controls, and what they observed.
+///
+/// A test starts callers with ``start(_:_:_:)``, lets them all run until they suspend with
+/// ``settle()``, and then decides what the fakes do next. Every wait is bounded by ``timeLimit``,
+/// so that an actor which deadlocks fails its test in about a second instead of hanging the run.
+public final class Scenario: Sendable {
+  /// How long any single wait may take. Correct code needs a few milliseconds.
+  public let timeLimit: Duration
+
+  private struct State {
+    var events: [Event] = []
+    var requestsStarted = 0
+    var callerCount = 0
+    var executors: [SteppedExecutor] = []
+    var unfinishedCallers: Set<String> = []
+    var waiters: [Int: Waiter] = [:]
+    var nextWaiterID = 0
+  }
+
+  private struct Waiter {
+    let condition: @Sendable () -> Bool
+    let continuation: CheckedContinuation<Bool, Never>
+    var timer: Task<Void, Never>?
+  }
+
+  private let state = Locked(State())
+
+  public init(timeLimit: Duration = .seconds(1)) {
+    self.timeLimit = timeLimit
+  }
+
+  deinit {
+    for executor in state.value.executors {
+      executor.shutDown()
+    }
+  }
+
+  // MARK: Callers
+
+  /// Starts `count` callers that each run `body` at the same time, named A, B, C, … in the order
+  /// they were started across the whole scenario.
+  ///
+  /// The callers run one at a time on an executor of their own, each until it suspends; nothing a
+  /// caller does is left to the thread scheduler.
+  ///
+  /// - Parameters:
+  ///   - operation: what the callers do, as the timeline shows it, such as `image(for: cat.png)`.
+  public func start<Value: Sendable>(
+    _ count: Int,
+    _ operation: String,
+    _ body: @escaping @Sendable () async throws -> Value
+  ) -> Callers<Value> {
+    let (names, executor) = state.withLock { state in
+      let names = (0..<count).map { Self.callerName(state.callerCount + $0) }
+      state.callerCount += count
+      state.unfinishedCallers.formUnion(names)
+      let executor = SteppedExecutor(name: "callers \(names.joined())") { [weak self] in
+        self?.checkWaiters()
+      }
+      state.executors.append(executor)
+      return (names, executor)
+    }
+    let callers = Callers<Value>(
+      names: names, operation: operation, executor: executor, scenario: self)
+    for name in names {
+      Task(executorPreference: executor) {
+        await CurrentCaller.$name.withValue(name) {
+          self.record(.asked(operation))
+          let result: Result<Value, any Error>
+          do {
+            let value = try await body()
+            self.record(.returned(describe(value)))
+            result = .success(value)
+          } catch {
+            self.record(.threw(describe(error)))
+            result = .failure(error)
+          }
+          callers.finish(name, with: result)
+          self.state.withLock { _ = $0.unfinishedCallers.remove(name) }
+          self.checkWaiters()
+        }
+      }
+    }
+    return callers
+  }
+
+  /// Runs one caller to completion and hands back what it returned, or throws what it threw.
+  public func call<Value: Sendable>(
+    _ operation: String,
+    _ body: @escaping @Sendable () async throws -> Value
+  ) async throws -> Value {
+    let caller = start(1, operation, body)
+    return try await caller.results()[0].result.get()
+  }
+
+  /// Waits until every caller has either finished or suspended at an `await`, and at least one
+  /// request has reached a fake (or every caller has finished).
+  ///
+  /// Waiting for a request matters when the actor starts its work in a `Task {}`: such a task
+  /// does not run on the callers' executor, so the callers can be idle before it has begun.
+  public func settle() async throws {
+    let settled = await wait {
+      let (requests, unfinished, executors) = self.state.withLock {
+        ($0.requestsStarted, $0.unfinishedCallers, $0.executors)
+      }
+      // One caller can wake another between two executors' readings, so read the enqueue counts
+      // around the check: if they moved, the answer is stale and the next change asks again.
+      let before = executors.map(\.enqueuedSoFar)
+      let idle = executors.allSatisfy(\.isSettled)
+      let after = executors.map(\.enqueuedSoFar)
+      return (requests > 0 || unfinished.isEmpty) && idle && before == after
+    }
+    if !settled {
+      let unfinished = state.value.unfinishedCallers.sorted().joined(separator: ", ")
+      throw TimeLimitExceeded(
+        description: """
+          After \(timeLimit), no request had reached the fake and callers \(unfinished) had not \
+          returned. Is a caller waiting for work that waits for it (a deadlock), or is the actor \
+          busy in a loop?
+          """
+      )
+    }
+  }
+
+  /// Waits until `condition` holds, and answers whether it did within the time limit.
+  ///
+  /// The condition is evaluated again whenever a caller, an executor or a fake changes state, never
+  /// by polling.
+  public func wait(until condition: @escaping @Sendable () -> Bool) async -> Bool {
+    await withCheckedContinuation { continuation in
+      let id = state.withLock { state in
+        let id = state.nextWaiterID
+        state.nextWaiterID += 1
+        state.waiters[id] = Waiter(condition: condition, continuation: continuation)
+        return id
+      }
+      // A watchdog, not a way to wait for the race: the condition normally resolves the wait long
+      // before the timer fires.
+      let timer = Task { [timeLimit] in
+        try? await Task.sleep(for: timeLimit)
+        self.resolveWaiter(id, satisfied: false)
+      }
+      let stillWaiting = state.withLock { state in
+        state.waiters[id]?.timer = timer
+        return state.waiters[id] != nil
+      }
+      if !stillWaiting { timer.cancel() }
+      checkWaiters()
+    }
+  }
+
+  // MARK: Observations
+
+  func record(_ kind: Event.Kind) {
+    state.withLock { state in
+      state.events.append(Event(caller: CurrentCaller.name, kind: kind))
+      if case .requestStarted = kind { state.requestsStarted += 1 }
+    }
+    checkWaiters()
+  }
+
+  var events: [Event] {
+    state.value.events
+  }
+
+  func checkWaiters() {
+    let waiters = state.withLock { $0.waiters.map { ($0.key, $0.value.condition) } }
+    for (id, condition) in waiters where condition() {
+      resolveWaiter(id, satisfied: true)
+    }
+  }
+
+  private func resolveWaiter(_ id: Int, satisfied: Bool) {
+    guard let waiter = state.withLock({ $0.waiters.removeValue(forKey: id) }) else { return }
+    waiter.timer?.cancel()
+    waiter.continuation.resume(returning: satisfied)
+  }
+
+  private static func callerName(_ index: Int) -> String {
+    let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    return index < letters.count ? String(letters[index]) : "#\(index + 1)"
+  }
+}
+
+/// A group of callers started together by ``Scenario/start(_:_:_:)``.
+public final class Callers<Value: Sendable>: Sendable {
+  public let names: [String]
+  let operation: String
+  private let executor: SteppedExecutor
+  private let scenario: Scenario
+  private let finished = Locked<[String: Result<Value, any Error>]>([:])
+
+  init(names: [String], operation: String, executor: SteppedExecutor, scenario: Scenario) {
+    self.names = names
+    self.operation = operation
+    self.executor = executor
+    self.scenario = scenario
+  }
+
+  /// Stops these callers where they are: whatever would resume them waits in their queue until
+  /// ``release()``, so that another caller can run in the gap.
+  public func hold() {
+    executor.hold()
+  }
+
+  public func release() {
+    executor.release()
+  }
+
+  /// Waits until a held caller is ready to resume, for example because its request finished.
+  public func waitUntilReadyToResume() async throws {
+    guard await scenario.wait(until: { self.executor.queuedJobs > 0 }) else {
+      throw TimeLimitExceeded(
+        description:
+          "After \(scenario.timeLimit), callers \(names.joined(separator: ", ")) were still not ready to resume."
+      )
+    }
+  }
+
+  /// What each caller got, in the order they were started, once all of them have finished.
+  public func results() async throws -> [CallerResult<Value>] {
+    let allFinished = await scenario.wait { self.finished.value.count == self.names.count }
+    let finished = self.finished.value
+    guard allFinished else {
+      let waiting = names.filter { finished[$0] == nil }.joined(separator: ", ")
+      throw TimeLimitExceeded(
+        description: """
+          Caller \(waiting) had not returned from \(operation) after \(scenario.timeLimit). Is it \
+          waiting for work that waits for it (a deadlock)?
+          """
+      )
+    }
+    return names.map { CallerResult(caller: $0, result: finished[$0]!) }
+  }
+
+  func finish(_ name: String, with result: Result<Value, any Error>) {
+    finished.withLock { $0[name] = result }
+  }
+}
+
+/// What one caller got back.
+public struct CallerResult<Value: Sendable>: Sendable {
+  public let caller: String
+  public let result: Result<Value, any Error>
+
+  public var value: Value? {
+    try? result.get()
+  }
+
+  public var error: (any Error)? {
+    if case .failure(let error) = result { error } else { nil }
+  }
+}
