@@ -113,11 +113,13 @@ public final class Scenario: Sendable {
       return (requests > 0 || unfinished.isEmpty) && idle && before == after
     }
     if !settled {
-      let unfinished = state.value.unfinishedCallers.sorted().joined(separator: ", ")
+      let unfinished = state.value.unfinishedCallers.sorted()
+      let who =
+        unfinished.count == 1
+        ? "caller \(unfinished[0]) had" : "callers \(unfinished.joined(separator: ", ")) had"
       throw TimeLimitExceeded(
         description: """
-          After \(timeLimit), no request had reached the fake and callers \(unfinished) had not \
-          returned. Is a caller waiting for work that waits for it (a deadlock), or is the actor \
+          After \(timeLimit), no request had reached the fake and \(who) not returned. Is a caller waiting for work that waits for it (a deadlock), or is the actor \
           busy in a loop?
           """
       )
