@@ -114,13 +114,12 @@ public final class Scenario: Sendable {
     }
     if !settled {
       let unfinished = state.value.unfinishedCallers.sorted()
-      let who =
-        unfinished.count == 1
-        ? "caller \(unfinished[0]) had" : "callers \(unfinished.joined(separator: ", ")) had"
+      let who = unfinished.count == 1 ? "caller" : "callers"
       throw TimeLimitExceeded(
         description: """
-          After \(timeLimit), no request had reached the fake and \(who) not returned. Is a caller waiting for work that waits for it (a deadlock), or is the actor \
-          busy in a loop?
+          After \(timeLimit), no request had reached the fake and \(who) \
+          \(unfinished.joined(separator: ", ")) had not returned. Is a caller waiting for work that \
+          waits for it (a deadlock), or is the actor busy in a loop?
           """
       )
     }
