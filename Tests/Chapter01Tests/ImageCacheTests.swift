@@ -21,12 +21,16 @@ struct ImageCacheConcurrencyTests {
     let images = Set(results.compactMap(\.value))
     #expect(
       images.count == 1,
-      """
-      5 callers asked for cat.png at once and got \(images.count) different images: \
-      \(describe(results)). Each caller found no image at the `images[url]` check, because the \
-      others were still suspended at `await client.data(from:)`; each then stored and returned its \
-      own download. After the `await`, look again at what the cache holds.
-      """
+      scenario.explain(
+        """
+        5 callers asked for cat.png at once and got \(images.count) different images: \
+        \(describe(results)). Each caller found no image at the `images[url]` check, because the \
+        others were still suspended at `await client.data(from:)`; each then stored and returned \
+        its own download. After the `await`, look again at what the cache holds.
+        """,
+        correctly:
+          "whoever resumes after the first stores its image, returns that image instead of its own."
+      )
     )
   }
 
@@ -44,11 +48,14 @@ struct ImageCacheConcurrencyTests {
 
     #expect(
       first.value == later,
-      """
-      Caller \(first), but a later caller got \(later.testDescription) for the same URL: the \
-      last download to finish overwrote the image that the first one had stored, so two parts of \
-      the screen now show different pictures.
-      """
+      scenario.explain(
+        """
+        Caller \(first), but a later caller got \(later.testDescription) for the same URL: the \
+        last download to finish overwrote the image that the first one had stored, so two parts \
+        of the screen now show different pictures.
+        """,
+        correctly: "caller D gets image #1, the image that A got and stored first."
+      )
     )
   }
 }

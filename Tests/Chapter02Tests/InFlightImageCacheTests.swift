@@ -21,13 +21,16 @@ struct InFlightDownloadTests {
 
     #expect(
       client.downloads(of: .cat) == 1,
-      """
-      5 callers asked for cat.png at once and \(client.downloads(of: .cat)) downloads started \
-      (\(downloadsWhileWaiting) while the first was still running); expected 1. Each caller found \
-      nothing in the cache, because the first download was suspended at `await` and had left no \
-      trace, so each started its own. Record the download before the first `await`, and let \
-      later callers wait for it. Callers got: \(describe(results)).
-      """
+      scenario.explain(
+        """
+        5 callers asked for cat.png at once and \(client.downloads(of: .cat)) downloads started \
+        (\(downloadsWhileWaiting) while the first was still running); expected 1. Each caller \
+        found nothing in the cache, because the first download was suspended at `await` and had \
+        left no trace, so each started its own. Record the download before the first `await`, \
+        and let later callers wait for it. Callers got: \(describe(results)).
+        """,
+        correctly: "only download #1 starts; B, C, D and E wait for it, and all five get image #1."
+      )
     )
     #expect(
       results.allSatisfy { $0.value == FakeImageClient.image(number: 1) },
@@ -55,12 +58,15 @@ struct InFlightDownloadTests {
 
     #expect(
       client.downloads(of: .cat) == 1,
-      """
-      Caller B asked for cat.png after download #1 had finished but before caller A had resumed \
-      to store its image, and \(client.downloads(of: .cat)) downloads started; expected 1. In \
-      that gap B must still find the download (or its image), so keep the entry until the image \
-      replaces it. Callers got: \(describe(results)).
-      """
+      scenario.explain(
+        """
+        Caller B asked for cat.png after download #1 had finished but before caller A had \
+        resumed to store its image, and \(client.downloads(of: .cat)) downloads started; expected \
+        1. In that gap B must still find the download (or its image), so keep the entry until \
+        the image replaces it. Callers got: \(describe(results)).
+        """,
+        correctly: "B joins download #1 and gets image #1 without a download of its own."
+      )
     )
   }
 }
@@ -126,11 +132,14 @@ struct InFlightGuardTests {
 
     #expect(
       bothRunning,
-      """
-      While cat.png was downloading, dog.png's download did not start: at most \
-      \(client.mostDownloadsAtOnce) download ran at a time. Waiting should be per URL; one image \
-      must not wait for another. Callers got: \(describe(results)).
-      """
+      scenario.explain(
+        """
+        While cat.png was downloading, dog.png's download did not start: at most \
+        \(client.mostDownloadsAtOnce) download ran at a time. Waiting should be per URL; one \
+        image must not wait for another. Callers got: \(describe(results)).
+        """,
+        correctly: "downloads of cat.png and dog.png both start before either finishes."
+      )
     )
     #expect(
       results.allSatisfy { $0.value != nil },

@@ -19,12 +19,15 @@ struct MarketDataFetchTests {
 
     #expect(
       feed.fetches == 1,
-      """
-      4 readers asked for the order book at once and \(feed.fetches) fetches went to the \
-      exchange; expected 1. While the first fetch was suspended at `await feed.latestSnapshot()`, \
-      `cached` was still nil, so every reader fetched. Model the fetch in progress as a state of \
-      its own. Readers got: \(describe(results)).
-      """
+      scenario.explain(
+        """
+        4 readers asked for the order book at once and \(feed.fetches) fetches went to the \
+        exchange; expected 1. While the first fetch was suspended at \
+        `await feed.latestSnapshot()`, `cached` was still nil, so every reader fetched. Model \
+        the fetch in progress as a state of its own. Readers got: \(describe(results)).
+        """,
+        correctly: "only fetch #1 starts; B, C and D wait for it, and all four get snapshot #1."
+      )
     )
     #expect(
       results.allSatisfy { $0.value == FakeMarketDataFeed.snapshot(number: 1) },
@@ -51,11 +54,15 @@ struct MarketDataFetchTests {
 
     #expect(
       feed.fetches == 1,
-      """
-      Reader B asked after fetch #1 had finished but before reader A had resumed to store it, and \
-      \(feed.fetches) fetches went to the exchange; expected 1. Until the snapshot is stored, the \
-      cache must remember that a fetch is under way. Readers got: \(describe(results)).
-      """
+      scenario.explain(
+        """
+        Reader B asked after fetch #1 had finished but before reader A had resumed to store it, \
+        and \(feed.fetches) fetches went to the exchange; expected 1. Until the snapshot is \
+        stored, the cache must remember that a fetch is under way. Readers got: \
+        \(describe(results)).
+        """,
+        correctly: "B joins fetch #1 and gets snapshot #1 without a fetch of its own."
+      )
     )
   }
 }

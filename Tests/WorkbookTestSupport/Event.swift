@@ -13,12 +13,32 @@ struct Event: Sendable {
     case returned(String)
     /// The caller's operation threw.
     case threw(String)
+    /// The test itself stepped in, for example to let the downloads finish.
+    case test(String)
   }
 
   /// The caller whose task (or a task it started with `Task {}`) made this happen; `nil` when the
-  /// work ran in a detached task, which does not inherit the caller's name.
+  /// work ran in a detached task, which does not inherit the caller's name, or for the test's own
+  /// steps.
   let caller: String?
   let kind: Kind
+
+  /// How the event reads in its lane of the timeline.
+  var text: String {
+    switch kind {
+    case .asked(let operation): "calls \(operation)"
+    case .requestStarted(let request): "\(request) starts"
+    case .requestFinished(let outcome): outcome
+    case .requestCancelled(let request): "\(request) is cancelled"
+    case .returned(let value): "gets \(value)"
+    case .threw(let error): "throws: \(error)"
+    case .test(let step): step
+    }
+  }
+
+  var isTestStep: Bool {
+    if case .test = kind { true } else { false }
+  }
 }
 
 /// The name of the caller a task works for: set by ``Scenario`` when it starts a caller, inherited

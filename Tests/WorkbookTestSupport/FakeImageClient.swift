@@ -58,13 +58,13 @@ public final class FakeImageClient: ImageClient {
     switch outcome {
     case .image:
       let image = Self.image(number: number)
-      requests.recordOutcome(of: number, for: key, "returned \(image.testDescription)")
+      requests.recordOutcome(of: number, "returns \(image.testDescription)")
       return image.encoded
     case .undecodableData:
-      requests.recordOutcome(of: number, for: key, "returned bytes that are not an image")
+      requests.recordOutcome(of: number, "returns bytes that are not an image")
       return Data("<html>Service Unavailable</html>".utf8)
     case .failure:
-      requests.recordOutcome(of: number, for: key, "failed")
+      requests.recordOutcome(of: number, "fails")
       throw FakeNetworkError(request: number)
     }
   }

@@ -33,12 +33,11 @@ public final class FakeMarketDataFeed: MarketDataFeed {
     let fails = failsFetches
     let number = try await requests.perform(for: "the order book")
     if fails {
-      requests.recordOutcome(of: number, for: "the order book", "failed")
+      requests.recordOutcome(of: number, "fails")
       throw FakeNetworkError(request: number)
     }
     let snapshot = Self.snapshot(number: number)
-    requests.recordOutcome(
-      of: number, for: "the order book", "returned \(snapshot.testDescription)")
+    requests.recordOutcome(of: number, "returns \(snapshot.testDescription)")
     return snapshot
   }
 

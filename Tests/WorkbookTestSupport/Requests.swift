@@ -82,6 +82,7 @@ final class Requests: Sendable {
   /// Lets every waiting request finish, in the order they started, and every later one pass
   /// straight through.
   func open() {
+    scenario.recordTestStep("lets every \(noun) finish")
     let waiting = state.withLock { state in
       state.isOpen = true
       defer { state.waiting = [:] }
@@ -93,7 +94,7 @@ final class Requests: Sendable {
   }
 
   /// Records what request `number` handed back, for the timeline.
-  func recordOutcome(of number: Int, for key: String, _ outcome: String) {
-    scenario.record(.requestFinished("\(noun) #\(number) of \(key) \(outcome)"))
+  func recordOutcome(of number: Int, _ outcome: String) {
+    scenario.record(.requestFinished("\(noun) #\(number) \(outcome)"))
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// The world of one test: the callers it starts, the fakes it controls, and what they observed.
 ///
@@ -116,11 +117,12 @@ public final class Scenario: Sendable {
       let unfinished = state.value.unfinishedCallers.sorted()
       let who = unfinished.count == 1 ? "caller" : "callers"
       throw TimeLimitExceeded(
-        description: """
-          After \(timeLimit), no request had reached the fake and \(who) \
-          \(unfinished.joined(separator: ", ")) had not returned. Is a caller waiting for work that \
-          waits for it (a deadlock), or is the actor busy in a loop?
-          """
+        """
+        After \(timeLimit), no request had reached the fake and \(who) \
+        \(unfinished.joined(separator: ", ")) had not returned. Is a caller waiting for work that \
+        waits for it (a deadlock), or is the actor busy in a loop?
+        """,
+        events: events
       )
     }
   }
@@ -154,13 +156,40 @@ public final class Scenario: Sendable {
 
   // MARK: Observations
 
+  /// A failure message that ends with the timeline of what happened and what a correct actor
+  /// would have done instead.
+  ///
+  /// Pass it as the comment of `#expect`: Swift Testing evaluates the comment only when the
+  /// expectation fails, so a passing test never draws a timeline.
+  ///
+  /// - Parameters:
+  ///   - message: what was expected, what happened, and where to look.
+  ///   - correctly: the interleaving a correct actor shows, such as `B joins download #1`.
+  public func explain(_ message: String, correctly: String) -> Comment {
+    Comment(rawValue: "\(message)\n\(drawTimeline(events))\nWith a correct actor: \(correctly)")
+  }
+
+  /// Records a step the test takes, such as letting the downloads finish, in the timeline.
+  func recordTestStep(_ step: String) {
+    CurrentCaller.$name.withValue(nil) {
+      record(.test(step))
+    }
+  }
+
   func record(_ kind: Event.Kind) {
     state.withLock { state in
-      state.events.append(Event(caller: CurrentCaller.name, kind: kind))
+      if Self.keepsTimeline {
+        state.events.append(Event(caller: CurrentCaller.name, kind: kind))
+      }
       if case .requestStarted = kind { state.requestsStarted += 1 }
     }
     checkWaiters()
   }
+
+  /// `WORKBOOK_TIMELINE=off` stops recording timelines, so `Scripts/repeat` can measure what they
+  /// cost.
+  private static let keepsTimeline =
+    ProcessInfo.processInfo.environment["WORKBOOK_TIMELINE"] != "off"
 
   var events: [Event] {
     state.value.events
@@ -203,10 +232,12 @@ public final class Callers<Value: Sendable>: Sendable {
   /// Stops these callers where they are: whatever would resume them waits in their queue until
   /// ``release()``, so that another caller can run in the gap.
   public func hold() {
+    scenario.recordTestStep("holds \(names.joined(separator: ", ")) back")
     executor.hold()
   }
 
   public func release() {
+    scenario.recordTestStep("lets \(names.joined(separator: ", ")) resume")
     executor.release()
   }
 
@@ -214,8 +245,11 @@ public final class Callers<Value: Sendable>: Sendable {
   public func waitUntilReadyToResume() async throws {
     guard await scenario.wait(until: { self.executor.queuedJobs > 0 }) else {
       throw TimeLimitExceeded(
-        description:
-          "After \(scenario.timeLimit), callers \(names.joined(separator: ", ")) were still not ready to resume."
+        """
+        After \(scenario.timeLimit), caller \(names.joined(separator: ", ")) was still not ready to \
+        resume after its request finished.
+        """,
+        events: scenario.events
       )
     }
   }
@@ -227,10 +261,11 @@ public final class Callers<Value: Sendable>: Sendable {
     guard allFinished else {
       let waiting = names.filter { finished[$0] == nil }.joined(separator: ", ")
       throw TimeLimitExceeded(
-        description: """
-          Caller \(waiting) had not returned from \(operation) after \(scenario.timeLimit). Is it \
-          waiting for work that waits for it (a deadlock)?
-          """
+        """
+        Caller \(waiting) had not returned from \(operation) after \(scenario.timeLimit). Is it \
+        waiting for work that waits for it (a deadlock)?
+        """,
+        events: scenario.events
       )
     }
     return names.map { CallerResult(caller: $0, result: finished[$0]!) }

@@ -5,4 +5,8 @@
 /// chapter's expected bug in the self-check.
 public struct TimeLimitExceeded: Error, CustomStringConvertible {
   public let description: String
+
+  init(_ message: String, events: [Event]) {
+    description = "\(message)\n\(drawTimeline(events))"
+  }
 }

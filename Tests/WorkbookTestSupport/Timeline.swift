@@ -1,0 +1,37 @@
+/// Draws what a scenario observed as lanes, one per caller, for the end of a failure message.
+///
+/// Each lane lists its caller's events in order; the step numbers give the order across lanes, so
+/// a student can see who checked the cache, who suspended, and who came in during the gap:
+///
+///     caller A | 1 calls image(for: cat.png) · 2 download #1 of cat.png starts · …
+///     caller B | 3 calls image(for: cat.png) · 4 download #2 of cat.png starts · …
+///     test     | 5 lets the downloads finish
+func drawTimeline(_ events: [Event]) -> String {
+  guard !events.isEmpty else { return "Timeline: nothing happened." }
+  var lanes: [String: [String]] = [:]
+  for (index, event) in events.enumerated() {
+    let lane = event.isTestStep ? "test" : event.caller.map { "caller \($0)" } ?? "detached"
+    lanes[lane, default: []].append("\(index + 1) \(event.text)")
+  }
+  let order = lanes.keys.sorted { laneRank($0) < laneRank($1) }
+  let width = order.map(\.count).max() ?? 0
+  var lines = ["Timeline, one lane per caller (numbers give the order across lanes):"]
+  for lane in order {
+    let name = lane.padding(toLength: width, withPad: " ", startingAt: 0)
+    lines.append("  \(name) | " + lanes[lane, default: []].joined(separator: " · "))
+  }
+  if lanes["detached"] != nil {
+    lines.append(
+      "  (work in a `Task.detached` does not carry its caller's name, so it has a lane of its own)")
+  }
+  return lines.joined(separator: "\n")
+}
+
+/// Callers first, in name order, then the test's own steps, then unattributed work.
+private func laneRank(_ lane: String) -> (Int, String) {
+  switch lane {
+  case "test": (1, lane)
+  case "detached": (2, lane)
+  default: (0, lane)
+  }
+}
