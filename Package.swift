@@ -13,6 +13,7 @@ let chapters: [(target: String, folder: String)] = [
   ("Chapter01", "01-ImageCache"),
   ("Chapter02", "02-ImageCacheInFlight"),
   ("Chapter03", "03-MarketDataCache"),
+  ("Chapter04", "04-TokenStore"),
 ]
 
 let package = Package(

@@ -126,7 +126,7 @@ struct InFlightGuardTests {
 
     let cat = scenario.start(1, "image(for: cat.png)") { try await cache.image(for: .cat) }
     let dog = scenario.start(1, "image(for: dog.png)") { try await cache.image(for: .dog) }
-    let bothRunning = await scenario.wait { client.downloadsInFlight >= 2 }
+    let bothRunning = await scenario.wait { client.requestsInFlight >= 2 }
     client.open()
     let results = try await cat.results() + dog.results()
 
@@ -135,7 +135,7 @@ struct InFlightGuardTests {
       scenario.explain(
         """
         While cat.png was downloading, dog.png's download did not start: at most \
-        \(client.mostDownloadsAtOnce) download ran at a time. Waiting should be per URL; one \
+        \(client.mostRequestsAtOnce) download ran at a time. Waiting should be per URL; one \
         image must not wait for another. Callers got: \(describe(results)).
         """,
         correctly: "downloads of cat.png and dog.png both start before either finishes."

@@ -5,7 +5,7 @@ import Services
 ///
 /// Each download returns a different image, `image #1`, `image #2`, …, so a test can tell which
 /// download a caller's image came from.
-public final class FakeImageClient: ImageClient {
+public final class FakeImageClient: ImageClient, FakeService {
   /// What downloads that start from now on hand back.
   public enum Outcome: Sendable {
     /// A distinct, decodable image per download.
@@ -16,7 +16,7 @@ public final class FakeImageClient: ImageClient {
     case failure
   }
 
-  private let requests: Requests
+  public let requests: Requests
   private let nextOutcome = Locked(Outcome.image)
 
   public init(_ scenario: Scenario) {
@@ -29,43 +29,25 @@ public final class FakeImageClient: ImageClient {
     set { nextOutcome.withLock { $0 = newValue } }
   }
 
-  /// How many downloads have started, for any URL.
-  public var downloads: Int { requests.started }
-
   /// How many downloads of `url` have started.
   public func downloads(of url: URL) -> Int {
     requests.started(for: url.lastPathComponent)
   }
 
-  /// The most downloads that were running at the same moment.
-  public var mostDownloadsAtOnce: Int { requests.mostInFlight }
-
-  /// How many downloads are running now.
-  public var downloadsInFlight: Int { requests.inFlight }
-
-  /// How many downloads have finished, successfully or not.
-  public var finishedDownloads: Int { requests.finished }
-
-  /// Lets every waiting download finish, and every later one finish at once.
-  public func open() {
-    requests.open()
-  }
-
   public func data(from url: URL) async throws -> Data {
     let outcome = self.outcome
-    let key = url.lastPathComponent
-    let number = try await requests.perform(for: key)
-    switch outcome {
-    case .image:
-      let image = Self.image(number: number)
-      requests.recordOutcome(of: number, "returns \(image.testDescription)")
-      return image.encoded
-    case .undecodableData:
-      requests.recordOutcome(of: number, "returns bytes that are not an image")
-      return Data("<html>Service Unavailable</html>".utf8)
-    case .failure:
-      requests.recordOutcome(of: number, "fails")
-      throw FakeNetworkError(request: number)
+    return try await requests.perform(for: url.lastPathComponent) { number in
+      switch outcome {
+      case .image:
+        let image = Self.image(number: number)
+        return (image.encoded, "returns \(image.testDescription)")
+      case .undecodableData:
+        return (
+          Data("<html>Service Unavailable</html>".utf8), "returns bytes that are not an image"
+        )
+      case .failure:
+        throw FakeNetworkError(request: number)
+      }
     }
   }
 

@@ -4,12 +4,12 @@ import Services
 ///
 /// Fetch number *n* returns the snapshot with sequence number *n*, so a test can tell which fetch
 /// a reader's snapshot came from.
-public final class FakeMarketDataFeed: MarketDataFeed {
-  private let requests: Requests
+public final class FakeMarketDataFeed: MarketDataFeed, FakeService {
+  public let requests: Requests
   private let failing = Locked(false)
 
   public init(_ scenario: Scenario) {
-    requests = Requests(noun: "fetch", scenario: scenario)
+    requests = Requests(noun: "fetch", preposition: "of", scenario: scenario)
   }
 
   /// Whether fetches that start from now on fail; those already started keep their outcome.
@@ -21,24 +21,13 @@ public final class FakeMarketDataFeed: MarketDataFeed {
   /// How many fetches have started.
   public var fetches: Int { requests.started }
 
-  /// How many fetches have finished, successfully or not.
-  public var finishedFetches: Int { requests.finished }
-
-  /// Lets every waiting fetch finish, and every later one finish at once.
-  public func open() {
-    requests.open()
-  }
-
   public func latestSnapshot() async throws -> OrderBookSnapshot {
     let fails = failsFetches
-    let number = try await requests.perform(for: "the order book")
-    if fails {
-      requests.recordOutcome(of: number, "fails")
-      throw FakeNetworkError(request: number)
+    return try await requests.perform(for: "the order book") { number in
+      if fails { throw FakeNetworkError(request: number) }
+      let snapshot = Self.snapshot(number: number)
+      return (snapshot, "returns \(snapshot.testDescription)")
     }
-    let snapshot = Self.snapshot(number: number)
-    requests.recordOutcome(of: number, "returns \(snapshot.testDescription)")
-    return snapshot
   }
 
   /// The snapshot that fetch `number` returns.

@@ -3,7 +3,7 @@
 ///
 /// Every fake in the workbook is built on this, so that "how many downloads", "how many were in
 /// flight together" and "which were cancelled" are answered the same way in every chapter.
-final class Requests: Sendable {
+public final class Requests: Sendable {
   private struct State {
     var started = 0
     var finished = 0
@@ -11,90 +11,135 @@ final class Requests: Sendable {
     var inFlight = 0
     var mostInFlight = 0
     var isOpen = false
-    var waiting: [Int: CheckedContinuation<Void, any Error>] = [:]
+    var keys: [Int: String] = [:]
+    var released: Set<Int> = []
+    var waiting: [Int: Answer] = [:]
     var cancelled: Set<Int> = []
   }
 
   /// What a request is called in messages, such as "download" or "fetch".
-  let noun: String
+  public let noun: String
   private let scenario: Scenario
   private let state = Locked(State())
 
-  init(noun: String, scenario: Scenario) {
+  /// How a request names its key, as in "download #1 *of* cat.png" or "refresh #1 *with* refresh-0".
+  private let preposition: String
+
+  public init(noun: String, preposition: String = "of", scenario: Scenario) {
     self.noun = noun
+    self.preposition = preposition
     self.scenario = scenario
   }
 
-  var started: Int { state.value.started }
-  var finished: Int { state.value.finished }
-  var inFlight: Int { state.value.inFlight }
-  var mostInFlight: Int { state.value.mostInFlight }
-  var cancelled: Set<Int> { state.value.cancelled }
+  public var started: Int { state.value.started }
+  public var finished: Int { state.value.finished }
+  public var inFlight: Int { state.value.inFlight }
+  public var mostInFlight: Int { state.value.mostInFlight }
+  public var cancelled: Set<Int> { state.value.cancelled }
 
-  func started(for key: String) -> Int {
+  public func started(for key: String) -> Int {
     state.value.perKey[key, default: 0]
   }
 
-  /// Records a request for `key` and suspends until the test opens the gate (or the requesting
-  /// task is cancelled), then hands back the request's number, counting from 1.
-  func perform(for key: String) async throws -> Int {
+  /// The key that request `number` was made for.
+  public func key(of number: Int) -> String? {
+    state.value.keys[number]
+  }
+
+  /// The requests that are waiting for the test, in the order they started.
+  public var waiting: [Int] {
+    state.value.waiting.keys.sorted()
+  }
+
+  /// Records a request for `key`, waits until the test lets it finish, then answers it with
+  /// `respond`, which is given the request's number (counting from 1) and says what the answer was.
+  ///
+  /// The answer is worked out at the moment the test releases the request, as a server would when
+  /// it handles it, even if the task that asked cannot resume yet. If the task is cancelled while
+  /// the request waits, the request throws `CancellationError`, as `URLSession` does.
+  public func perform<Response: Sendable>(
+    for key: String,
+    respond: @escaping @Sendable (_ number: Int) throws -> (response: Response, summary: String)
+  ) async throws -> Response {
     let number = state.withLock { state in
       state.started += 1
+      state.keys[state.started] = key
       state.perKey[key, default: 0] += 1
       state.inFlight += 1
       state.mostInFlight = max(state.mostInFlight, state.inFlight)
       return state.started
     }
-    let name = "\(noun) #\(number) of \(key)"
+    let caller = CurrentCaller.name
+    let name = "\(noun) #\(number) \(preposition) \(key)"
     scenario.record(.requestStarted(name))
-    defer {
-      state.withLock { state in
-        state.inFlight -= 1
-        state.finished += 1
-      }
-      scenario.checkWaiters()
-    }
-    do {
-      try await withTaskCancellationHandler {
-        try await withCheckedThrowingContinuation { continuation in
-          let proceed: Result<Void, any Error>? = state.withLock { state in
-            if state.cancelled.contains(number) { return .failure(CancellationError()) }
-            if state.isOpen { return .success(()) }
-            state.waiting[number] = continuation
-            return nil
+    return try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        let answer: Answer = { cancelled in
+          self.finish(number)
+          guard !cancelled else {
+            self.scenario.record(.requestCancelled(name), by: caller)
+            return continuation.resume(throwing: CancellationError())
           }
-          if let proceed { continuation.resume(with: proceed) }
+          do {
+            let (response, summary) = try respond(number)
+            self.scenario.record(.requestFinished("\(self.noun) #\(number) \(summary)"), by: caller)
+            continuation.resume(returning: response)
+          } catch {
+            let failure = "\(self.noun) #\(number) fails: \(describe(error))"
+            self.scenario.record(.requestFinished(failure), by: caller)
+            continuation.resume(throwing: error)
+          }
         }
-      } onCancel: {
-        let continuation = state.withLock { state in
-          state.cancelled.insert(number)
-          return state.waiting.removeValue(forKey: number)
+        let now: Bool? = state.withLock { state in
+          if state.cancelled.contains(number) { return true }
+          if state.isOpen || state.released.contains(number) { return false }
+          state.waiting[number] = answer
+          return nil
         }
-        continuation?.resume(throwing: CancellationError())
+        if let cancelled = now { answer(cancelled) }
       }
-    } catch {
-      scenario.record(.requestCancelled(name))
-      throw error
+    } onCancel: {
+      let answer = state.withLock { state in
+        state.cancelled.insert(number)
+        return state.waiting.removeValue(forKey: number)
+      }
+      answer?(true)
     }
-    return number
+  }
+
+  /// Answers a waiting request: `true` when its task was cancelled.
+  private typealias Answer = @Sendable (_ cancelled: Bool) -> Void
+
+  private func finish(_ number: Int) {
+    state.withLock { state in
+      state.inFlight -= 1
+      state.finished += 1
+    }
+    scenario.checkWaiters()
   }
 
   /// Lets every waiting request finish, in the order they started, and every later one pass
   /// straight through.
-  func open() {
+  public func open() {
     scenario.recordTestStep("lets every \(noun) finish")
     let waiting = state.withLock { state in
       state.isOpen = true
       defer { state.waiting = [:] }
       return state.waiting.sorted { $0.key < $1.key }.map(\.value)
     }
-    for continuation in waiting {
-      continuation.resume()
+    for answer in waiting {
+      answer(false)
     }
   }
 
-  /// Records what request `number` handed back, for the timeline.
-  func recordOutcome(of number: Int, _ outcome: String) {
-    scenario.record(.requestFinished("\(noun) #\(number) \(outcome)"))
+  /// Lets request `number` finish, now if it is waiting or as soon as it starts; the others keep
+  /// waiting.
+  public func release(_ number: Int) {
+    scenario.recordTestStep("lets \(noun) #\(number) finish")
+    let answer = state.withLock { state in
+      state.released.insert(number)
+      return state.waiting.removeValue(forKey: number)
+    }
+    answer?(false)
   }
 }

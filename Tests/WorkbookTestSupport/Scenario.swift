@@ -66,7 +66,7 @@ public final class Scenario: Sendable {
     let callers = Callers<Value>(
       names: names, operation: operation, executor: executor, scenario: self)
     for name in names {
-      Task(executorPreference: executor) {
+      let task = Task(executorPreference: executor) {
         await CurrentCaller.$name.withValue(name) {
           self.record(.asked(operation))
           let result: Result<Value, any Error>
@@ -83,6 +83,7 @@ public final class Scenario: Sendable {
           self.checkWaiters()
         }
       }
+      callers.track(name, task)
     }
     return callers
   }
@@ -177,9 +178,15 @@ public final class Scenario: Sendable {
   }
 
   func record(_ kind: Event.Kind) {
+    record(kind, by: CurrentCaller.name)
+  }
+
+  /// Records an event for `caller`, for work done on a caller's behalf by another thread, such as
+  /// a fake answering a request when the test releases it.
+  func record(_ kind: Event.Kind, by caller: String?) {
     state.withLock { state in
       if Self.keepsTimeline {
-        state.events.append(Event(caller: CurrentCaller.name, kind: kind))
+        state.events.append(Event(caller: caller, kind: kind))
       }
       if case .requestStarted = kind { state.requestsStarted += 1 }
     }
@@ -221,6 +228,7 @@ public final class Callers<Value: Sendable>: Sendable {
   private let executor: SteppedExecutor
   private let scenario: Scenario
   private let finished = Locked<[String: Result<Value, any Error>]>([:])
+  private let tasks = Locked<[String: Task<Void, Never>]>([:])
 
   init(names: [String], operation: String, executor: SteppedExecutor, scenario: Scenario) {
     self.names = names
@@ -241,6 +249,27 @@ public final class Callers<Value: Sendable>: Sendable {
     executor.release()
   }
 
+  /// Cancels the tasks of the named callers (all of them when `only` is empty), as a screen does
+  /// when its user navigates away.
+  public func cancel(_ only: String...) {
+    let chosen = only.isEmpty ? names : only
+    scenario.recordTestStep("cancels \(chosen.joined(separator: ", "))")
+    let tasks = self.tasks.value
+    for name in chosen {
+      tasks[name]?.cancel()
+    }
+  }
+
+  /// Whether every one of these callers has returned or thrown.
+  public var allFinished: Bool {
+    finished.value.count == names.count
+  }
+
+  /// Whether the named caller has returned or thrown.
+  public func hasFinished(_ name: String) -> Bool {
+    finished.value[name] != nil
+  }
+
   /// Waits until a held caller is ready to resume, for example because its request finished.
   public func waitUntilReadyToResume() async throws {
     guard await scenario.wait(until: { self.executor.queuedJobs > 0 }) else {
@@ -256,7 +285,7 @@ public final class Callers<Value: Sendable>: Sendable {
 
   /// What each caller got, in the order they were started, once all of them have finished.
   public func results() async throws -> [CallerResult<Value>] {
-    let allFinished = await scenario.wait { self.finished.value.count == self.names.count }
+    let allFinished = await scenario.wait { self.allFinished }
     let finished = self.finished.value
     guard allFinished else {
       let waiting = names.filter { finished[$0] == nil }.joined(separator: ", ")
@@ -269,6 +298,10 @@ public final class Callers<Value: Sendable>: Sendable {
       )
     }
     return names.map { CallerResult(caller: $0, result: finished[$0]!) }
+  }
+
+  func track(_ name: String, _ task: Task<Void, Never>) {
+    tasks.withLock { $0[name] = task }
   }
 
   func finish(_ name: String, with result: Result<Value, any Error>) {

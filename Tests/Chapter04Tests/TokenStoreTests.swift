@@ -1,0 +1,109 @@
+import Services
+import Testing
+import WorkbookTestSupport
+
+@testable import Chapter04
+
+@Suite("Chapter 04: one refresh for an expired token", .exposesBug)
+struct TokenRefreshTests {
+  @Test("Callers who find the token expired share one refresh and all stay signed in")
+  func callersShareOneRefresh() async throws {
+    let scenario = Scenario()
+    let server = FakeAuthServer(scenario)
+    let store = TokenStore(credentials: FakeAuthServer.expiredCredentials, server: server)
+
+    let callers = scenario.start(3, "validAccessToken()") { try await store.validAccessToken() }
+    try await scenario.settle()
+    server.open()
+    let results = try await callers.results()
+
+    let signedOut = results.filter { $0.error is AuthError }.map(\.caller)
+    #expect(
+      server.refreshes == 1 && signedOut.isEmpty,
+      scenario.explain(
+        """
+        3 callers found the access token expired and \(server.refreshes) refreshes reached the \
+        server with the same single-use refresh token; the server honoured the first and rejected \
+        \(server.rejectedRefreshes), which signed out \(signedOut.joined(separator: " and ")). While the first refresh was suspended at `await server.refresh(using:)`, the store \
+        still held the expired token, and every caller started a refresh of its own. Callers got: \
+        \(describe(results)).
+        """,
+        correctly:
+          "only refresh #1 reaches the server; B and C wait for it and all three get access-1."
+      )
+    )
+  }
+
+  @Test("A caller who asks just as the refresh finishes gets the new token without refreshing")
+  func callerArrivingAsTheRefreshFinishesGetsTheNewToken() async throws {
+    let scenario = Scenario()
+    let server = FakeAuthServer(scenario)
+    let store = TokenStore(credentials: FakeAuthServer.expiredCredentials, server: server)
+
+    let first = scenario.start(1, "validAccessToken()") { try await store.validAccessToken() }
+    try await scenario.settle()
+    // Let the refresh finish, but keep caller A from resuming to store the new credentials.
+    first.hold()
+    server.open()
+    try await first.waitUntilReadyToResume()
+    let late = scenario.start(1, "validAccessToken()") { try await store.validAccessToken() }
+    try await scenario.settle()
+    first.release()
+    let results = try await first.results() + late.results()
+
+    #expect(
+      server.refreshes == 1 && results.allSatisfy { $0.value == "access-1" },
+      scenario.explain(
+        """
+        Caller B asked after refresh #1 had finished but before caller A had stored the new \
+        credentials. B saw the expired token, refreshed again with the used refresh token, and \
+        \(server.rejectedRefreshes == 0 ? "was not rejected" : "was signed out"). Until the new \
+        credentials are stored, the store must remember the refresh under way. Callers got: \
+        \(describe(results)).
+        """,
+        correctly: "B joins refresh #1 and gets access-1."
+      )
+    )
+  }
+}
+
+@Suite("Chapter 04: what the token store must keep doing")
+struct TokenStoreGuardTests {
+  @Test("A valid token costs no refresh")
+  func validTokenCostsNoRefresh() async throws {
+    let scenario = Scenario()
+    let server = FakeAuthServer(scenario)
+    let store = TokenStore(credentials: FakeAuthServer.validCredentials, server: server)
+
+    let token = try await scenario.call("validAccessToken()") { try await store.validAccessToken() }
+
+    #expect(token == "access-0")
+    #expect(server.refreshes == 0, "a token that is still valid should be used as it is")
+  }
+
+  @Test("A failed refresh fails every caller waiting for it, and the next call refreshes again")
+  func failedRefreshReachesEveryCallerAndIsRetried() async throws {
+    let scenario = Scenario()
+    let server = FakeAuthServer(scenario)
+    let store = TokenStore(credentials: FakeAuthServer.expiredCredentials, server: server)
+
+    server.failsRefreshes = true
+    let callers = scenario.start(3, "validAccessToken()") { try await store.validAccessToken() }
+    try await scenario.settle()
+    server.open()
+    let results = try await callers.results()
+    #expect(
+      results.allSatisfy { $0.error is FakeNetworkError },
+      "every caller waiting for a failed refresh should get its error; \(describe(results))"
+    )
+
+    server.failsRefreshes = false
+    let refreshesBefore = server.refreshes
+    let token = try await scenario.call("validAccessToken()") { try await store.validAccessToken() }
+    #expect(
+      server.refreshes == refreshesBefore + 1,
+      "after a failed refresh, the next call should refresh again instead of reusing the failure"
+    )
+    #expect(token == "access-\(refreshesBefore + 1)")
+  }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Services
+
+/// An ``AuthServer`` with single-use refresh tokens, whose refreshes wait until the test lets them
+/// finish.
+///
+/// It starts out having issued ``expiredCredentials``. Refresh number *n* that presents the current
+/// refresh token returns `access-n` and `refresh-n`, valid for good; any other refresh token is
+/// rejected with ``AuthError/refreshTokenRejected``, as a real server does when one token is used
+/// twice.
+public final class FakeAuthServer: AuthServer, FakeService {
+  /// Credentials whose access token has expired, holding the refresh token the server honours.
+  public static let expiredCredentials = Credentials(
+    accessToken: "access-0", refreshToken: "refresh-0", expiresAt: .distantPast)
+
+  /// Credentials that are still valid; the server has issued nothing newer.
+  public static let validCredentials = Credentials(
+    accessToken: "access-0", refreshToken: "refresh-0", expiresAt: .distantFuture)
+
+  private struct State {
+    var currentRefreshToken = "refresh-0"
+    var failsRefreshes = false
+    var rejected = 0
+  }
+
+  public let requests: Requests
+  private let state = Locked(State())
+
+  public init(_ scenario: Scenario) {
+    requests = Requests(noun: "refresh", preposition: "with", scenario: scenario)
+  }
+
+  /// Whether refreshes that start from now on fail as a network error would, without using up the
+  /// refresh token.
+  public var failsRefreshes: Bool {
+    get { state.value.failsRefreshes }
+    set { state.withLock { $0.failsRefreshes = newValue } }
+  }
+
+  /// How many refreshes reached the server.
+  public var refreshes: Int { requests.started }
+
+  /// How many refreshes the server rejected because their refresh token was used before.
+  public var rejectedRefreshes: Int { state.value.rejected }
+
+  public func refresh(using refreshToken: String) async throws -> Credentials {
+    let fails = failsRefreshes
+    return try await requests.perform(for: refreshToken) { number in
+      if fails { throw FakeNetworkError(request: number) }
+      // The server checks the token when it handles the request, after it crossed the network.
+      let accepted = self.state.withLock { state in
+        guard refreshToken == state.currentRefreshToken else {
+          state.rejected += 1
+          return false
+        }
+        state.currentRefreshToken = "refresh-\(number)"
+        return true
+      }
+      guard accepted else { throw AuthError.refreshTokenRejected(refreshToken) }
+      let credentials = Credentials(
+        accessToken: "access-\(number)", refreshToken: "refresh-\(number)",
+        expiresAt: .distantFuture)
+      return (credentials, "returns access-\(number)")
+    }
+  }
+}

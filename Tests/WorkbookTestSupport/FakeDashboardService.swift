@@ -1,0 +1,33 @@
+import Services
+
+/// A ``DashboardService`` whose panels load only when the test lets them.
+public final class FakeDashboardService: DashboardService, FakeService {
+  public let requests: Requests
+  private let failing = Locked<Set<DashboardPanel>>([])
+
+  public init(_ scenario: Scenario) {
+    requests = Requests(noun: "load", scenario: scenario)
+  }
+
+  /// Makes `panel` fail when it is released.
+  public func fail(_ panel: DashboardPanel) {
+    failing.withLock { _ = $0.insert(panel) }
+  }
+
+  /// The number of the request that loads `panel`, once it has started.
+  public func request(for panel: DashboardPanel) -> Int? {
+    (1...max(requests.started, 1)).first { requests.key(of: $0) == panel.rawValue }
+  }
+
+  public func content(for panel: DashboardPanel) async throws -> String {
+    try await requests.perform(for: panel.rawValue) { number in
+      if self.failing.value.contains(panel) { throw FakeNetworkError(request: number) }
+      return (Self.content(for: panel), "returns the \(panel.rawValue) panel")
+    }
+  }
+
+  /// What a panel shows once it has loaded.
+  public static func content(for panel: DashboardPanel) -> String {
+    "\(panel.rawValue) content"
+  }
+}

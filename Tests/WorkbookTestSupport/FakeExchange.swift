@@ -1,0 +1,42 @@
+import Services
+
+/// An ``Exchange`` whose order submissions wait until the test lets them finish.
+public final class FakeExchange: Exchange, FakeService {
+  public let requests: Requests
+  private let rejecting = Locked(false)
+  private let accepted = Locked<[Order]>([])
+
+  public init(_ scenario: Scenario) {
+    requests = Requests(noun: "order", preposition: "for", scenario: scenario)
+  }
+
+  /// Whether orders submitted from now on are rejected.
+  public var rejectsOrders: Bool {
+    get { rejecting.value }
+    set { rejecting.withLock { $0 = newValue } }
+  }
+
+  /// How many orders reached the exchange.
+  public var ordersReceived: Int { requests.started }
+
+  /// The orders the exchange accepted, in the order it accepted them.
+  public var acceptedOrders: [Order] { accepted.value }
+
+  public func submit(_ order: Order) async throws -> OrderConfirmation {
+    let rejects = rejectsOrders
+    let key = "\(order.quantity) \(order.symbol) for \(dollars(order.cost))"
+    return try await requests.perform(for: key) { number in
+      if rejects { throw OrderRejected(reason: "the market is closed") }
+      self.accepted.withLock { $0.append(order) }
+      return (OrderConfirmation(orderID: number, order: order), "is accepted")
+    }
+  }
+}
+
+/// An amount in cents as dollars, such as `$60.00` or `−$20.00`.
+public func dollars(_ cents: Int) -> String {
+  let sign = cents < 0 ? "−" : ""
+  let magnitude = abs(cents)
+  let fraction = magnitude % 100
+  return "\(sign)$\(magnitude / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+}

@@ -1,0 +1,41 @@
+import Services
+import Testing
+
+/// A ``QuoteSource`` whose answers wait until the test lets them arrive, in any order it likes.
+///
+/// Request number *n* answers with ``quote(number:)``, a price of $100 plus *n* cents, so a test can
+/// tell which request a shown quote came from.
+public final class FakeQuoteSource: QuoteSource, FakeService {
+  public let requests: Requests
+  private let failing = Locked<Set<Int>>([])
+
+  public init(_ scenario: Scenario) {
+    requests = Requests(noun: "request", preposition: "for", scenario: scenario)
+  }
+
+  /// Lets request `number` finish with an error instead of a quote.
+  public func fail(_ number: Int) {
+    failing.withLock { _ = $0.insert(number) }
+    release(number)
+  }
+
+  public func latestQuote(for symbol: String) async throws -> Quote {
+    try await requests.perform(for: symbol) { number in
+      if self.failing.value.contains(number) { throw FakeNetworkError(request: number) }
+      let quote = Self.quote(number: number, symbol: symbol)
+      return (quote, "answers \(quote.testDescription)")
+    }
+  }
+
+  /// The answer to request `number`.
+  public static func quote(number: Int, symbol: String = "ACME") -> Quote {
+    Quote(symbol: symbol, price: 10_000 + number)
+  }
+}
+
+extension Quote: CustomTestStringConvertible {
+  /// `quote #2 ($100.02)`, naming the fake request the price came from.
+  public var testDescription: String {
+    "quote #\(price - 10_000) (\(dollars(price)))"
+  }
+}
