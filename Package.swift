@@ -14,6 +14,7 @@ let chapters: [(target: String, folder: String)] = [
   ("Chapter02", "02-ImageCacheInFlight"),
   ("Chapter03", "03-MarketDataCache"),
   ("Chapter04", "04-TokenStore"),
+  ("Chapter05", "05-DownloadManager"),
 ]
 
 let package = Package(

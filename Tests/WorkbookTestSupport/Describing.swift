@@ -3,6 +3,9 @@ import Testing
 
 /// How a value or an error reads in a timeline and in a failure message.
 func describe(_ value: Any) -> String {
+  if value is CancellationError {
+    return "CancellationError"
+  }
   if let value = value as? any CustomTestStringConvertible {
     return value.testDescription
   }

@@ -9,8 +9,8 @@ struct Event: Sendable {
     case requestFinished(String)
     /// A task that was waiting in a fake was cancelled.
     case requestCancelled(String)
-    /// The caller's operation returned.
-    case returned(String)
+    /// The caller's operation returned, with a value unless it returns nothing.
+    case returned(String?)
     /// The caller's operation threw.
     case threw(String)
     /// The test itself stepped in, for example to let the downloads finish.
@@ -30,7 +30,7 @@ struct Event: Sendable {
     case .requestStarted(let request): "\(request) starts"
     case .requestFinished(let outcome): outcome
     case .requestCancelled(let request): "\(request) is cancelled"
-    case .returned(let value): "gets \(value)"
+    case .returned(let value): value.map { "gets \($0)" } ?? "returns"
     case .threw(let error): "throws: \(error)"
     case .test(let step): step
     }

@@ -72,7 +72,7 @@ public final class Scenario: Sendable {
           let result: Result<Value, any Error>
           do {
             let value = try await body()
-            self.record(.returned(describe(value)))
+            self.record(.returned(value is Void ? nil : describe(value)))
             result = .success(value)
           } catch {
             self.record(.threw(describe(error)))
