@@ -15,6 +15,7 @@ let chapters: [(target: String, folder: String)] = [
   ("Chapter03", "03-MarketDataCache"),
   ("Chapter04", "04-TokenStore"),
   ("Chapter05", "05-DownloadManager"),
+  ("Chapter06", "06-BuyingPower"),
 ]
 
 let package = Package(

@@ -1,4 +1,5 @@
 import Services
+import Testing
 
 /// An ``Exchange`` whose order submissions wait until the test lets them finish.
 public final class FakeExchange: Exchange, FakeService {
@@ -24,7 +25,7 @@ public final class FakeExchange: Exchange, FakeService {
 
   public func submit(_ order: Order) async throws -> OrderConfirmation {
     let rejects = rejectsOrders
-    let key = "\(order.quantity) \(order.symbol) for \(dollars(order.cost))"
+    let key = "\(order.quantity) \(order.symbol) (\(dollars(order.cost)))"
     return try await requests.perform(for: key) { number in
       if rejects { throw OrderRejected(reason: "the market is closed") }
       self.accepted.withLock { $0.append(order) }
@@ -39,4 +40,11 @@ public func dollars(_ cents: Int) -> String {
   let magnitude = abs(cents)
   let fraction = magnitude % 100
   return "\(sign)$\(magnitude / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+}
+
+extension OrderConfirmation: CustomTestStringConvertible {
+  /// `confirmation of order #1`, naming the fake request that accepted it.
+  public var testDescription: String {
+    "confirmation of order #\(orderID)"
+  }
 }

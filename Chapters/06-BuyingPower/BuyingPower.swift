@@ -1,0 +1,30 @@
+import Services
+
+/// The money a trading account can still spend, and the one place that lets orders spend it.
+public actor BuyingPower {
+  /// Cents that new orders may still use.
+  public private(set) var available: Int
+  private let exchange: any Exchange
+
+  public init(available: Int, exchange: any Exchange) {
+    self.available = available
+    self.exchange = exchange
+  }
+
+  /// Sends `order` to the exchange if the account can pay for it, and charges the account once the
+  /// exchange accepts it.
+  public func place(_ order: Order) async throws -> OrderConfirmation {
+    guard order.cost <= available else {
+      throw InsufficientBuyingPower(needed: order.cost, available: available)
+    }
+    let confirmation = try await exchange.submit(order)
+    available -= order.cost
+    return confirmation
+  }
+}
+
+/// An order that costs more than the account can spend.
+public struct InsufficientBuyingPower: Error, Equatable {
+  public let needed: Int
+  public let available: Int
+}
