@@ -16,6 +16,7 @@ let chapters: [(target: String, folder: String)] = [
   ("Chapter04", "04-TokenStore"),
   ("Chapter05", "05-DownloadManager"),
   ("Chapter06", "06-BuyingPower"),
+  ("Chapter07", "07-QuoteStore"),
 ]
 
 let package = Package(

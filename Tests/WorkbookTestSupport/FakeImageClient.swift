@@ -75,6 +75,6 @@ public struct FakeNetworkError: Error, Equatable, CustomStringConvertible {
   public let request: Int
 
   public var description: String {
-    "request #\(request) failed: the network connection was lost"
+    "the network connection was lost"
   }
 }

@@ -1,0 +1,127 @@
+import Services
+import Testing
+import WorkbookTestSupport
+
+@testable import Chapter07
+
+@Suite("Chapter 07: the newest answer wins", .exposesBug)
+struct AnswerOrderTests {
+  @Test("An older answer that arrives last does not replace a newer one")
+  func olderAnswerArrivingLastIsIgnored() async throws {
+    let scenario = Scenario()
+    let source = FakeQuoteSource(scenario)
+    let store = QuoteStore(source: source)
+
+    let older = scenario.start(1, "refresh(ACME)") { try await store.refresh("ACME") }
+    try await scenario.settle()
+    let newer = scenario.start(1, "refresh(ACME)") { try await store.refresh("ACME") }
+    try await scenario.settle()
+    // The network answers the newer request first.
+    source.release(2)
+    _ = try await newer.results()
+    source.release(1)
+    _ = try await older.results()
+    let shown = try await scenario.call("quote(for: ACME)") { await store.quote(for: "ACME") }
+
+    #expect(
+      shown == FakeQuoteSource.quote(number: 2),
+      scenario.explain(
+        """
+        Two refreshes of ACME overlapped; the answer to request #2 arrived first and the answer \
+        to request #1 arrived last. The store now shows \(shown?.testDescription ?? "nothing"): \
+        an older price replaced a newer one, because each refresh stored whatever it got back \
+        after its `await`. Actors do not resume suspended calls in the order they started.
+        """,
+        correctly: "the store keeps quote #2 and ignores the older answer to request #1."
+      )
+    )
+  }
+
+  @Test("A newer answer stays shown when a later request fails")
+  func newestArrivedAnswerWinsWhenALaterRequestFails() async throws {
+    let scenario = Scenario()
+    let source = FakeQuoteSource(scenario)
+    let store = QuoteStore(source: source)
+
+    var refreshes: [Callers<Void>] = []
+    for _ in 1...3 {
+      refreshes.append(scenario.start(1, "refresh(ACME)") { try await store.refresh("ACME") })
+      try await scenario.settle()
+    }
+    source.release(2)
+    _ = try await refreshes[1].results()
+    source.fail(3)
+    _ = try await refreshes[2].results()
+    source.release(1)
+    _ = try await refreshes[0].results()
+    let shown = try await scenario.call("quote(for: ACME)") { await store.quote(for: "ACME") }
+
+    #expect(
+      shown == FakeQuoteSource.quote(number: 2),
+      scenario.explain(
+        """
+        Three refreshes overlapped: request #2 answered first, #3 failed, and #1 answered last. \
+        The store shows \(shown?.testDescription ?? "nothing"); the newest price that arrived \
+        was quote #2. Compare each answer with the one shown, not with the latest request sent: \
+        a request that fails never replaces anything.
+        """,
+        correctly: "the store shows quote #2 from the moment it arrives, and keeps it."
+      )
+    )
+  }
+}
+
+@Suite("Chapter 07: what the quote store must keep doing")
+struct QuoteStoreGuardTests {
+  @Test("Answers that arrive in order are each shown as they arrive")
+  func answersInOrderAreEachShown() async throws {
+    let scenario = Scenario()
+    let source = FakeQuoteSource(scenario)
+    let store = QuoteStore(source: source)
+
+    let first = scenario.start(1, "refresh(ACME)") { try await store.refresh("ACME") }
+    try await scenario.settle()
+    let second = scenario.start(1, "refresh(ACME)") { try await store.refresh("ACME") }
+    try await scenario.settle()
+    source.release(1)
+    _ = try await first.results()
+    let shownFirst = try await scenario.call("quote(for: ACME)") { await store.quote(for: "ACME") }
+    source.release(2)
+    _ = try await second.results()
+    let shownSecond = try await scenario.call("quote(for: ACME)") { await store.quote(for: "ACME") }
+
+    #expect(
+      shownFirst == FakeQuoteSource.quote(number: 1),
+      scenario.explain(
+        "quote #1 arrived while request #2 was still out; it is the newest price there is, and should be shown",
+        correctly: "quote #1 is shown, then quote #2."
+      )
+    )
+    #expect(shownSecond == FakeQuoteSource.quote(number: 2))
+  }
+
+  @Test("Each symbol keeps its own order")
+  func symbolsAreOrderedIndependently() async throws {
+    let scenario = Scenario()
+    let source = FakeQuoteSource(scenario)
+    let store = QuoteStore(source: source)
+
+    let acme = scenario.start(1, "refresh(ACME)") { try await store.refresh("ACME") }
+    try await scenario.settle()
+    let globex = scenario.start(1, "refresh(GLOBEX)") { try await store.refresh("GLOBEX") }
+    try await scenario.settle()
+    source.release(2)
+    _ = try await globex.results()
+    source.release(1)
+    _ = try await acme.results()
+    let shownACME = try await scenario.call("quote(for: ACME)") { await store.quote(for: "ACME") }
+
+    #expect(
+      shownACME == FakeQuoteSource.quote(number: 1, symbol: "ACME"),
+      scenario.explain(
+        "a GLOBEX answer must not make an ACME answer look old",
+        correctly: "ACME shows its only answer, quote #1."
+      )
+    )
+  }
+}
