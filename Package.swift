@@ -17,6 +17,7 @@ let chapters: [(target: String, folder: String)] = [
   ("Chapter05", "05-DownloadManager"),
   ("Chapter06", "06-BuyingPower"),
   ("Chapter07", "07-QuoteStore"),
+  ("Chapter08", "08-AvatarLoader"),
   ("Chapter09", "09-Dashboard"),
 ]
 

@@ -33,6 +33,13 @@ extension FakeService {
   /// The most requests that were in flight at the same moment.
   public var mostRequestsAtOnce: Int { requests.mostInFlight }
 
+  /// Whether a cancelled request keeps waiting until the test releases it, as a transfer does that
+  /// takes a while to wind down. By default a cancelled request throws at once.
+  public var cancelledRequestsWaitForRelease: Bool {
+    get { requests.cancelledRequestsWaitForRelease }
+    nonmutating set { requests.cancelledRequestsWaitForRelease = newValue }
+  }
+
   /// The numbers of the requests waiting for the test, oldest first.
   public var waitingRequests: [Int] { requests.waiting }
 }

@@ -15,6 +15,7 @@ public final class Requests: Sendable {
     var released: Set<Int> = []
     var waiting: [Int: Answer] = [:]
     var cancelled: Set<Int> = []
+    var cancelledRequestsWaitForRelease = false
   }
 
   /// What a request is called in messages, such as "download" or "fetch".
@@ -36,6 +37,14 @@ public final class Requests: Sendable {
   public var inFlight: Int { state.value.inFlight }
   public var mostInFlight: Int { state.value.mostInFlight }
   public var cancelled: Set<Int> { state.value.cancelled }
+
+  /// Whether a request whose task is cancelled keeps waiting until the test releases it, and only
+  /// then throws `CancellationError`, as a network stack does when a cancelled transfer takes a
+  /// while to wind down. By default a cancelled request throws at once.
+  public var cancelledRequestsWaitForRelease: Bool {
+    get { state.value.cancelledRequestsWaitForRelease }
+    set { state.withLock { $0.cancelledRequestsWaitForRelease = newValue } }
+  }
 
   public func started(for key: String) -> Int {
     state.value.perKey[key, default: 0]
@@ -77,7 +86,6 @@ public final class Requests: Sendable {
         let answer: Answer = { cancelled in
           self.finish(number)
           guard !cancelled else {
-            self.scenario.record(.requestCancelled(name), by: caller)
             return continuation.resume(throwing: CancellationError())
           }
           do {
@@ -91,8 +99,9 @@ public final class Requests: Sendable {
           }
         }
         let now: Bool? = state.withLock { state in
-          if state.cancelled.contains(number) { return true }
-          if state.isOpen || state.released.contains(number) { return false }
+          let cancelled = state.cancelled.contains(number)
+          if cancelled && !state.cancelledRequestsWaitForRelease { return true }
+          if state.isOpen || state.released.contains(number) { return cancelled }
           state.waiting[number] = answer
           return nil
         }
@@ -101,8 +110,10 @@ public final class Requests: Sendable {
     } onCancel: {
       let answer = state.withLock { state in
         state.cancelled.insert(number)
-        return state.waiting.removeValue(forKey: number)
+        return state.cancelledRequestsWaitForRelease
+          ? nil : state.waiting.removeValue(forKey: number)
       }
+      scenario.record(.requestCancelled(name), by: caller)
       answer?(true)
     }
   }
@@ -125,10 +136,12 @@ public final class Requests: Sendable {
     let waiting = state.withLock { state in
       state.isOpen = true
       defer { state.waiting = [:] }
-      return state.waiting.sorted { $0.key < $1.key }.map(\.value)
+      return state.waiting.sorted { $0.key < $1.key }.map {
+        ($0.value, state.cancelled.contains($0.key))
+      }
     }
-    for answer in waiting {
-      answer(false)
+    for (answer, cancelled) in waiting {
+      answer(cancelled)
     }
   }
 
@@ -136,10 +149,10 @@ public final class Requests: Sendable {
   /// waiting.
   public func release(_ number: Int) {
     scenario.recordTestStep("lets \(noun) #\(number) finish")
-    let answer = state.withLock { state in
+    let (answer, cancelled) = state.withLock { state in
       state.released.insert(number)
-      return state.waiting.removeValue(forKey: number)
+      return (state.waiting.removeValue(forKey: number), state.cancelled.contains(number))
     }
-    answer?(false)
+    answer?(cancelled)
   }
 }

@@ -1,0 +1,140 @@
+import Foundation
+import Services
+import Testing
+import WorkbookTestSupport
+
+@testable import Chapter08
+
+@Suite("Chapter 08: a cancelled caller leaves alone", .exposesBug)
+struct SharedCancellationTests {
+  @Test("Cancelling the caller who started a download does not fail the others")
+  func cancellingTheFirstCallerSparesTheOthers() async throws {
+    let scenario = Scenario()
+    let client = FakeImageClient(scenario)
+    let loader = AvatarLoader(client: client)
+
+    let rows = scenario.start(3, "avatar(at: cat.png)") { try await loader.avatar(at: .cat) }
+    try await scenario.settle()
+    rows.cancel("A")
+    _ = await scenario.wait { rows.hasFinished("A") }
+    client.open()
+    let results = try await rows.results()
+
+    #expect(
+      results[1...].allSatisfy { $0.value != nil },
+      scenario.explain(
+        """
+        Row A scrolled away and its call was cancelled; rows B and C were still on screen, yet \
+        they got \(describe(Array(results[1...]))). A's cancellation handler cancelled the shared \
+        download, which was not A's alone: everyone waiting on it lost it.
+        """,
+        correctly: "A leaves with CancellationError; download #1 goes on and B and C get image #1."
+      )
+    )
+  }
+
+  @Test("A caller who is cancelled while waiting returns at once")
+  func cancelledWaiterReturnsAtOnce() async throws {
+    let scenario = Scenario()
+    let client = FakeImageClient(scenario)
+    let loader = AvatarLoader(client: client)
+
+    let rows = scenario.start(2, "avatar(at: cat.png)") { try await loader.avatar(at: .cat) }
+    try await scenario.settle()
+    rows.cancel("B")
+    let returnedAtOnce = await scenario.wait { rows.hasFinished("B") }
+    client.open()
+    let results = try await rows.results()
+
+    #expect(
+      returnedAtOnce && results[1].error is CancellationError,
+      scenario.explain(
+        """
+        Row B was cancelled while it waited for row A's download, but \
+        \(returnedAtOnce ? "it got \(results[1])" : "it did not return until the download finished"). \
+        `await task.value` does not end when the awaiting task is cancelled: the cancellation of \
+        B reaches nothing that B is waiting on.
+        """,
+        correctly: "B throws CancellationError at once; A still gets image #1."
+      )
+    )
+  }
+
+  @Test("A caller who arrives after everyone gave up gets a fresh download")
+  func callerAfterAnAbandonedDownloadStartsAgain() async throws {
+    let scenario = Scenario()
+    let client = FakeImageClient(scenario)
+    let loader = AvatarLoader(client: client)
+    // A cancelled transfer takes a moment to wind down; the next row arrives in that moment.
+    client.cancelledRequestsWaitForRelease = true
+
+    let rows = scenario.start(1, "avatar(at: cat.png)") { try await loader.avatar(at: .cat) }
+    try await scenario.settle()
+    rows.cancel()
+    let cancelled = await scenario.wait { client.wasCancelled(1) }
+    try #require(cancelled, "cancelling the only row should cancel download #1")
+    let later = scenario.start(1, "avatar(at: cat.png)") { try await loader.avatar(at: .cat) }
+    try await scenario.settle()
+    client.open()
+    let results = try await rows.results() + later.results()
+
+    #expect(
+      results[1].value == FakeImageClient.image(number: 2),
+      scenario.explain(
+        """
+        Row A scrolled away and download #1 was cancelled. Row B appeared while that download was \
+        still winding down, and \(results[1]): it joined a download that nobody wanted any more. \
+        Work that has been cancelled must no longer be found by new callers.
+        """,
+        correctly: "download #1 is cancelled and forgotten; B starts download #2 and gets image #2."
+      )
+    )
+  }
+}
+
+@Suite("Chapter 08: what the loader must keep doing")
+struct AvatarLoaderGuardTests {
+  @Test("Callers who ask at once share one download")
+  func callersShareOneDownload() async throws {
+    let scenario = Scenario()
+    let client = FakeImageClient(scenario)
+    let loader = AvatarLoader(client: client)
+
+    let rows = scenario.start(3, "avatar(at: cat.png)") { try await loader.avatar(at: .cat) }
+    try await scenario.settle()
+    client.open()
+    let results = try await rows.results()
+
+    #expect(
+      client.downloads(of: .cat) == 1,
+      scenario.explain("3 rows asked at once", correctly: "one download."))
+    #expect(
+      results.allSatisfy { $0.value == FakeImageClient.image(number: 1) }, "\(describe(results))")
+  }
+
+  @Test("When every caller has given up, the download is cancelled")
+  func lastCallerOutCancelsTheDownload() async throws {
+    let scenario = Scenario()
+    let client = FakeImageClient(scenario)
+    let loader = AvatarLoader(client: client)
+
+    let rows = scenario.start(2, "avatar(at: cat.png)") { try await loader.avatar(at: .cat) }
+    try await scenario.settle()
+    rows.cancel("B")
+    rows.cancel("A")
+    let downloadCancelled = await scenario.wait { client.wasCancelled(1) }
+    client.open()
+    let results = try await rows.results()
+
+    #expect(
+      downloadCancelled,
+      scenario.explain(
+        """
+        Both rows scrolled away, but download #1 was not cancelled: it runs on for nobody. \
+        Rows got \(describe(results)).
+        """,
+        correctly: "when the last waiting row leaves, download #1 is cancelled."
+      )
+    )
+  }
+}
