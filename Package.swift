@@ -19,6 +19,7 @@ let chapters: [(target: String, folder: String)] = [
   ("Chapter07", "07-QuoteStore"),
   ("Chapter08", "08-AvatarLoader"),
   ("Chapter09", "09-Dashboard"),
+  ("Chapter10", "10-MarketFeed"),
 ]
 
 let package = Package(

@@ -13,6 +13,8 @@ struct Event: Sendable {
     case returned(String?)
     /// The caller's operation threw.
     case threw(String)
+    /// Something a fake did on its own, such as a socket delivering a message.
+    case observed(String)
     /// The test itself stepped in, for example to let the downloads finish.
     case test(String)
   }
@@ -32,6 +34,7 @@ struct Event: Sendable {
     case .requestCancelled(let request): "\(request) is cancelled"
     case .returned(let value): value.map { "gets \($0)" } ?? "returns"
     case .threw(let error): "throws: \(error)"
+    case .observed(let what): what
     case .test(let step): step
     }
   }

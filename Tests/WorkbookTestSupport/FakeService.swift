@@ -40,6 +40,12 @@ extension FakeService {
     nonmutating set { requests.cancelledRequestsWaitForRelease = newValue }
   }
 
+  /// Whether a request is waiting that caller `name` made from its own task, not from a task it
+  /// created: the caller itself is suspended at this fake.
+  public func isWaiting(inTaskOf name: String) -> Bool {
+    requests.isWaiting(inTaskOf: name)
+  }
+
   /// The numbers of the requests waiting for the test, oldest first.
   public var waitingRequests: [Int] { requests.waiting }
 }

@@ -16,6 +16,7 @@ public final class Scenario: Sendable {
     var callerCount = 0
     var executors: [SteppedExecutor] = []
     var unfinishedCallers: Set<String> = []
+    var callerTasks: [String: Int] = [:]
     var waiters: [Int: Waiter] = [:]
     var nextWaiterID = 0
   }
@@ -67,6 +68,8 @@ public final class Scenario: Sendable {
       names: names, operation: operation, executor: executor, scenario: self)
     for name in names {
       let task = Task(executorPreference: executor) {
+        let identity = currentTaskIdentity()
+        self.state.withLock { $0.callerTasks[name] = identity }
         await CurrentCaller.$name.withValue(name) {
           self.record(.asked(operation))
           let result: Result<Value, any Error>
@@ -104,15 +107,10 @@ public final class Scenario: Sendable {
   /// does not run on the callers' executor, so the callers can be idle before it has begun.
   public func settle() async throws {
     let settled = await wait {
-      let (requests, unfinished, executors) = self.state.withLock {
-        ($0.requestsStarted, $0.unfinishedCallers, $0.executors)
+      let (requests, unfinished) = self.state.withLock {
+        ($0.requestsStarted, $0.unfinishedCallers)
       }
-      // One caller can wake another between two executors' readings, so read the enqueue counts
-      // around the check: if they moved, the answer is stale and the next change asks again.
-      let before = executors.map(\.enqueuedSoFar)
-      let idle = executors.allSatisfy(\.isSettled)
-      let after = executors.map(\.enqueuedSoFar)
-      return (requests > 0 || unfinished.isEmpty) && idle && before == after
+      return (requests > 0 || unfinished.isEmpty) && self.callersAreSettled
     }
     if !settled {
       let unfinished = state.value.unfinishedCallers.sorted()
@@ -126,6 +124,18 @@ public final class Scenario: Sendable {
         events: events
       )
     }
+  }
+
+  /// Whether every caller has either finished or suspended, with nothing of theirs left to run
+  /// (held callers count as settled). For conditions of a test's own; ``settle()`` is the usual way.
+  public var callersAreSettled: Bool {
+    let executors = state.value.executors
+    // One caller can wake another between two executors' readings, so read the enqueue counts
+    // around the check: if they moved, the answer is stale and the next change asks again.
+    let before = executors.map(\.enqueuedSoFar)
+    let idle = executors.allSatisfy(\.isSettled)
+    let after = executors.map(\.enqueuedSoFar)
+    return idle && before == after
   }
 
   /// Waits until `condition` holds, and answers whether it did within the time limit.
@@ -168,6 +178,12 @@ public final class Scenario: Sendable {
   ///   - correctly: the interleaving a correct actor shows, such as `B joins download #1`.
   public func explain(_ message: String, correctly: String) -> Comment {
     Comment(rawValue: "\(message)\n\(drawTimeline(events))\nWith a correct actor: \(correctly)")
+  }
+
+  /// Whether `identity` (see ``currentTaskIdentity()``) is the task of caller `name` itself, not
+  /// a task it created or a child task of it.
+  func isTask(_ identity: Int?, of name: String) -> Bool {
+    identity != nil && state.value.callerTasks[name] == identity
   }
 
   /// Records a step the test takes, such as letting the downloads finish, in the timeline.
@@ -321,4 +337,9 @@ public struct CallerResult<Value: Sendable>: Sendable {
   public var error: (any Error)? {
     if case .failure(let error) = result { error } else { nil }
   }
+}
+
+/// A number that tells the current task apart from every other task alive, or `nil` outside a task.
+func currentTaskIdentity() -> Int? {
+  withUnsafeCurrentTask { $0?.hashValue }
 }

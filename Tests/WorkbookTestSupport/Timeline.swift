@@ -10,7 +10,7 @@ func drawTimeline(_ events: [Event]) -> String {
   guard !events.isEmpty else { return "Timeline: nothing happened." }
   var lanes: [String: [String]] = [:]
   for (index, event) in events.enumerated() {
-    let lane = event.isTestStep ? "test" : event.caller.map { "caller \($0)" } ?? "detached"
+    let lane = event.isTestStep ? "test" : event.caller.map(laneName) ?? "detached"
     lanes[lane, default: []].append("\(index + 1) \(event.text)")
   }
   let order = lanes.keys.sorted { laneRank($0) < laneRank($1) }
@@ -25,6 +25,11 @@ func drawTimeline(_ events: [Event]) -> String {
       "  (work in a `Task.detached` does not carry its caller's name, so it has a lane of its own)")
   }
   return lines.joined(separator: "\n")
+}
+
+/// `caller A` for a caller the scenario started, the plain name for a fake's own lane (`socket`).
+private func laneName(_ caller: String) -> String {
+  caller.count == 1 ? "caller \(caller)" : caller
 }
 
 /// Callers first, in name order, then the test's own steps, then unattributed work.

@@ -1,0 +1,31 @@
+import Services
+
+/// Keeps the latest prices from a live market-data socket. Every message is written to a journal
+/// before it is applied, so that the prices can be rebuilt after a crash.
+public actor MarketFeed {
+  /// The latest price of each symbol, in cents.
+  public private(set) var prices: [String: Int] = [:]
+  /// The sequence number of the last message applied.
+  public private(set) var lastSequence = 0
+  private let socket: any FeedSocket
+  private let journal: any FeedJournal
+
+  public init(socket: any FeedSocket, journal: any FeedJournal) {
+    self.socket = socket
+    self.journal = journal
+  }
+
+  /// Receives and applies messages until the socket closes.
+  public func run() async {
+    await socket.connect { message in
+      // The socket calls this on its own thread; hop onto the actor to apply the message.
+      Task { await self.apply(message) }
+    }
+  }
+
+  private func apply(_ message: FeedMessage) async {
+    await journal.append(message)
+    prices[message.symbol] = message.price
+    lastSequence = message.sequence
+  }
+}

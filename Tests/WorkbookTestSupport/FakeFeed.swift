@@ -1,0 +1,101 @@
+import Services
+
+/// A ``FeedSocket`` that delivers the messages the test hands it, and closes when the test says.
+public final class FakeFeedSocket: FeedSocket {
+  private struct State {
+    var onMessage: (@Sendable (FeedMessage) -> Void)?
+    var closed: CheckedContinuation<Void, Never>?
+    var isClosed = false
+    var delivered = 0
+  }
+
+  private let scenario: Scenario
+  private let state = Locked(State())
+
+  public init(_ scenario: Scenario) {
+    self.scenario = scenario
+  }
+
+  /// Whether a feed has connected and the connection is still open.
+  public var isConnected: Bool {
+    state.withLock { $0.onMessage != nil && !$0.isClosed }
+  }
+
+  /// How many messages the socket has delivered.
+  public var delivered: Int { state.value.delivered }
+
+  /// Delivers the next message, numbered from 1, the way a socket does: a synchronous call on the
+  /// socket's thread, which does not wait for the feed to apply it.
+  public func deliverNext() {
+    let (onMessage, message) = state.withLock { state in
+      state.delivered += 1
+      return (state.onMessage, Self.message(state.delivered))
+    }
+    CurrentCaller.$name.withValue("socket") {
+      scenario.record(.observed("delivers message #\(message.sequence)"), by: "socket")
+      onMessage?(message)
+    }
+  }
+
+  /// Closes the connection: `connect(onMessage:)` returns.
+  public func close() {
+    scenario.recordTestStep("closes the socket")
+    let closed = state.withLock { state in
+      state.isClosed = true
+      defer { state.closed = nil }
+      return state.closed
+    }
+    closed?.resume()
+  }
+
+  public func connect(onMessage: @escaping @Sendable (FeedMessage) -> Void) async {
+    scenario.record(.observed("connects to the socket"))
+    await withCheckedContinuation { continuation in
+      let alreadyClosed = state.withLock { state in
+        state.onMessage = onMessage
+        if !state.isClosed { state.closed = continuation }
+        return state.isClosed
+      }
+      if alreadyClosed { continuation.resume() }
+      scenario.checkWaiters()
+    }
+    scenario.record(.observed("sees the connection close"))
+  }
+
+  /// Message number `sequence`: ACME at $100 plus `sequence` cents.
+  public static func message(_ sequence: Int) -> FeedMessage {
+    FeedMessage(sequence: sequence, symbol: "ACME", price: 10_000 + sequence)
+  }
+}
+
+/// A ``FeedJournal`` whose appends wait until the test lets them finish, and that remembers the
+/// order in which messages were written.
+public final class FakeFeedJournal: FeedJournal, FakeService {
+  public let requests: Requests
+  private let written = Locked<[Int]>([])
+
+  public init(_ scenario: Scenario) {
+    requests = Requests(noun: "append", preposition: "of", scenario: scenario)
+  }
+
+  /// The sequence numbers of the messages written, in the order they were written.
+  public var writtenSequence: [Int] { written.value }
+
+  /// Of the appends waiting for the test, the one whose message is the newest.
+  public var waitingAppendOfNewestMessage: Int? {
+    requests.waiting.max { sequence(of: $0) < sequence(of: $1) }
+  }
+
+  private func sequence(of append: Int) -> Int {
+    requests.key(of: append).flatMap { Int($0.dropFirst(Self.keyPrefix.count)) } ?? 0
+  }
+
+  private static let keyPrefix = "message #"
+
+  public func append(_ message: FeedMessage) async {
+    _ = try? await requests.perform(for: "\(Self.keyPrefix)\(message.sequence)") { number in
+      self.written.withLock { $0.append(message.sequence) }
+      return ((), "writes message #\(message.sequence)")
+    }
+  }
+}
