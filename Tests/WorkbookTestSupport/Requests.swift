@@ -95,16 +95,16 @@ public final class Requests: Sendable {
         let answer: Answer = { cancelled in
           self.finish(number)
           guard !cancelled else {
-            return continuation.resume(throwing: CancellationError())
+            return { continuation.resume(throwing: CancellationError()) }
           }
           do {
             let (response, summary) = try respond(number)
             self.scenario.record(.requestFinished("\(self.noun) #\(number) \(summary)"), by: caller)
-            continuation.resume(returning: response)
+            return { continuation.resume(returning: response) }
           } catch {
             let failure = "\(self.noun) #\(number) fails: \(describe(error))"
             self.scenario.record(.requestFinished(failure), by: caller)
-            continuation.resume(throwing: error)
+            return { continuation.resume(throwing: error) }
           }
         }
         let now: Bool? = state.withLock { state in
@@ -114,7 +114,7 @@ public final class Requests: Sendable {
           state.waiting[number] = answer
           return nil
         }
-        if let cancelled = now { answer(cancelled) }
+        if let cancelled = now { answer(cancelled)() }
       }
     } onCancel: {
       let answer = state.withLock { state in
@@ -123,12 +123,14 @@ public final class Requests: Sendable {
           ? nil : state.waiting.removeValue(forKey: number)
       }
       scenario.record(.requestCancelled(name), by: caller)
-      answer?(true)
+      answer?(true)()
     }
   }
 
-  /// Answers a waiting request: `true` when its task was cancelled.
-  private typealias Answer = @Sendable (_ cancelled: Bool) -> Void
+  /// Answers a waiting request (`cancelled` when its task was cancelled) and hands back what
+  /// resumes the task that made it. Answering and resuming are two steps so that `open()` can
+  /// answer every request before any caller runs on: the timeline then reads the same every run.
+  private typealias Answer = @Sendable (_ cancelled: Bool) -> @Sendable () -> Void
 
   private func finish(_ number: Int) {
     state.withLock { state in
@@ -149,8 +151,9 @@ public final class Requests: Sendable {
         ($0.value, state.cancelled.contains($0.key))
       }
     }
-    for (answer, cancelled) in waiting {
-      answer(cancelled)
+    let resumptions = waiting.map { answer, cancelled in answer(cancelled) }
+    for resume in resumptions {
+      resume()
     }
   }
 
@@ -162,6 +165,6 @@ public final class Requests: Sendable {
       state.released.insert(number)
       return (state.waiting.removeValue(forKey: number), state.cancelled.contains(number))
     }
-    answer?(cancelled)
+    answer?(cancelled)()
   }
 }
