@@ -44,17 +44,9 @@ struct InFlightDownloadTests {
     let client = FakeImageClient(scenario)
     let cache = ImageCache(client: client)
 
-    let first = scenario.start(1, "image(for: cat.png)") { try await cache.image(for: .cat) }
-    try await scenario.settle()
-    // Let the download finish, but keep caller A from resuming: in the gap between the two, the
-    // cache has an image in hand that it has not stored yet.
-    first.hold()
-    client.open()
-    try await first.waitUntilReadyToResume()
-    let late = scenario.start(1, "image(for: cat.png)") { try await cache.image(for: .cat) }
-    try await scenario.settle()
-    first.release()
-    let results = try await first.results() + late.results()
+    let results = try await scenario.callInTheGap("image(for: cat.png)", answering: client) {
+      try await cache.image(for: .cat)
+    }
 
     #expect(
       client.downloads(of: .cat) == 1,

@@ -41,16 +41,9 @@ struct MarketDataFetchTests {
     let feed = FakeMarketDataFeed(scenario)
     let cache = MarketDataCache(feed: feed)
 
-    let first = scenario.start(1, "snapshot()") { try await cache.snapshot() }
-    try await scenario.settle()
-    // Let the fetch finish, but keep reader A from resuming to store it.
-    first.hold()
-    feed.open()
-    try await first.waitUntilReadyToResume()
-    let late = scenario.start(1, "snapshot()") { try await cache.snapshot() }
-    try await scenario.settle()
-    first.release()
-    let results = try await first.results() + late.results()
+    let results = try await scenario.callInTheGap("snapshot()", answering: feed) {
+      try await cache.snapshot()
+    }
 
     #expect(
       feed.fetches == 1,

@@ -40,16 +40,9 @@ struct TokenRefreshTests {
     let server = FakeAuthServer(scenario)
     let store = TokenStore(credentials: FakeAuthServer.expiredCredentials, server: server)
 
-    let first = scenario.start(1, "validAccessToken()") { try await store.validAccessToken() }
-    try await scenario.settle()
-    // Let the refresh finish, but keep caller A from resuming to store the new credentials.
-    first.hold()
-    server.open()
-    try await first.waitUntilReadyToResume()
-    let late = scenario.start(1, "validAccessToken()") { try await store.validAccessToken() }
-    try await scenario.settle()
-    first.release()
-    let results = try await first.results() + late.results()
+    let results = try await scenario.callInTheGap("validAccessToken()", answering: server) {
+      try await store.validAccessToken()
+    }
 
     #expect(
       server.refreshes == 1 && results.allSatisfy { $0.value == "access-1" },

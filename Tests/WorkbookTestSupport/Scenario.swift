@@ -91,6 +91,31 @@ public final class Scenario: Sendable {
     return callers
   }
 
+  /// Calls `body` twice so that the second call lands in the narrowest gap an `await` leaves: the
+  /// first caller's request has finished, but the first caller has not yet resumed to act on it.
+  ///
+  /// Caller A starts and runs until it suspends; the test holds A back, lets every request of
+  /// `fake` finish, and waits until A is ready to resume. Only then does caller B start and run as
+  /// far as it can, before A is let go. A correct actor still knows, in that gap, that A's work
+  /// exists, so B joins it instead of starting its own.
+  ///
+  /// - Returns: what A and B got, in that order.
+  public func callInTheGap<Value: Sendable>(
+    _ operation: String,
+    answering fake: some FakeService,
+    _ body: @escaping @Sendable () async throws -> Value
+  ) async throws -> [CallerResult<Value>] {
+    let first = start(1, operation, body)
+    try await settle()
+    first.hold()
+    fake.open()
+    try await first.waitUntilReadyToResume()
+    let second = start(1, operation, body)
+    try await settle()
+    first.release()
+    return try await first.results() + second.results()
+  }
+
   /// Runs one caller to completion and hands back what it returned, or throws what it threw.
   public func call<Value: Sendable>(
     _ operation: String,
