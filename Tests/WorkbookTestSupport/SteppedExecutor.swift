@@ -13,7 +13,7 @@ final class SteppedExecutor: TaskExecutor, @unchecked Sendable {
     case running
     /// Queueing jobs without running them, so the test can let others go first.
     case held
-    /// Finished: the test is over and the thread has ended.
+    /// Finished: the test is over; the thread runs what is queued and ends.
     case shutDown
   }
 
@@ -100,7 +100,8 @@ final class SteppedExecutor: TaskExecutor, @unchecked Sendable {
     while runState == .held || (runState == .running && queue.isEmpty) {
       condition.wait()
     }
-    guard runState == .running else { return nil }
+    // Once shut down, run what is already queued (a caller finishing as the test ends) and stop.
+    guard !queue.isEmpty else { return nil }
     isRunningJob = true
     return queue.removeFirst()
   }
