@@ -25,7 +25,12 @@ let chapters: [(target: String, folder: String)] = [
 let package = Package(
   name: "ActorReentrancyWorkbook",
   platforms: [.macOS(.v15)],
+  products: [
+    // `swift run workbook`: the course's table of contents, checks, hints, diffs and resets.
+    .executable(name: "workbook", targets: ["Workbook"])
+  ],
   targets: [
+    .executableTarget(name: "Workbook"),
     // The world outside the actors: images, an image client, a market-data feed.
     .target(name: "Services"),
     // Fakes and a deterministic scheduler that every chapter's tests share.

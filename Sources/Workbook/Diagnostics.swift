@@ -1,0 +1,45 @@
+import Foundation
+
+/// Picks what a student needs out of a wall of build or test output.
+enum Diagnostics {
+  /// The compiler's errors, each with the source excerpt the compiler prints under it, with those
+  /// in `focus`'s folder first and paths relative to the workbook. `nil` when there are none.
+  static func errors(in output: String, root: URL, focus: Chapter?) -> String? {
+    var blocks: [String] = []
+    var current: [String]?
+    for line in output.split(separator: "\n", omittingEmptySubsequences: false) {
+      let text = String(line)
+      if text.contains(": error: "), text.hasPrefix("/") {
+        if let block = current { blocks.append(block.joined(separator: "\n")) }
+        current = [text.replacingOccurrences(of: root.path + "/", with: "")]
+      } else if current != nil, text.contains(" |") || text.hasPrefix("   ") {
+        current?.append(text)
+      } else if let block = current {
+        blocks.append(block.joined(separator: "\n"))
+        current = nil
+      }
+    }
+    if let block = current { blocks.append(block.joined(separator: "\n")) }
+    var unique: [String] = []
+    for block in blocks where !unique.contains(block) {
+      unique.append(block)
+    }
+    guard !unique.isEmpty else { return nil }
+    if let focus {
+      let mine = unique.filter { $0.hasPrefix("Chapters/\(focus.folder)/") }
+      if !mine.isEmpty { return mine.joined(separator: "\n\n") }
+    }
+    return unique.joined(separator: "\n\n")
+  }
+
+  /// Where a crashed test process stopped: the runtime's "Fatal error" line, which names the file
+  /// and line, or the last lines of its output.
+  static func crash(in output: String) -> String {
+    let lines = output.split(separator: "\n").map(String.init)
+    if let fatal = lines.first(where: { $0.contains("Fatal error") }) {
+      return fatal
+    }
+    return "the test process stopped unexpectedly; its last lines were:\n"
+      + lines.suffix(8).joined(separator: "\n")
+  }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// `swift run workbook`: where you are in the course, and the commands to move on.
+@main
+struct Workbook {
+  static let usage = """
+    usage: swift run workbook [command]
+
+      (no command)         the chapters, how far you are, and what to do next
+      check N [--json]     build chapter N and run its tests against your code
+      hint N               the next hint for chapter N
+      diff N [--starter]   your chapter N against the solution (--starter: the starter instead)
+      reset N              put chapter N back to its starter, keeping a backup of yours
+      watch [N]            check chapter N again whenever you save it (Ctrl-C stops)
+      verify [--json]      the workbook's self-check: solutions pass, starters fail as declared
+
+    N is a chapter number, such as 1 or 01.
+    """
+
+  static func main() {
+    var arguments = Array(CommandLine.arguments.dropFirst())
+    let json = arguments.contains("--json")
+    arguments.removeAll { $0 == "--json" }
+    do {
+      let course = try Course.locate()
+      let status = try run(arguments, json: json, course: course)
+      exit(status)
+    } catch {
+      printError("workbook: \(error.message)")
+      if let hint = error.hint { printError("  \(hint)") }
+      exit(2)
+    }
+  }
+
+  private static func run(
+    _ arguments: [String], json: Bool, course: Course
+  ) throws(WorkbookError) -> Int32 {
+    let command = arguments.first ?? "status"
+    let rest = Array(arguments.dropFirst())
+    switch command {
+    case "status":
+      return try Status(course: course).show()
+    case "check":
+      return try Check(course: course).run(chapter(rest, in: course, for: command), json: json)
+    case "hint":
+      return try Hints(course: course).next(chapter(rest, in: course, for: command))
+    case "diff":
+      let starter = rest.contains("--starter")
+      let chapter = try chapter(rest.filter { $0 != "--starter" }, in: course, for: command)
+      return try Differ(course: course).show(chapter, fromStarter: starter)
+    case "reset":
+      return try Reset(course: course).run(chapter(rest, in: course, for: command))
+    case "watch":
+      let chapter =
+        try rest.isEmpty ? Status(course: course).next() : chapter(rest, in: course, for: command)
+      return try Watch(course: course).run(chapter)
+    case "verify":
+      return try Verify(course: course).run(json: json)
+    case "help", "--help", "-h":
+      print(usage)
+      return 0
+    default:
+      throw WorkbookError("there is no command `\(command)`.", hint: usage)
+    }
+  }
+
+  private static func chapter(
+    _ arguments: [String], in course: Course, for command: String
+  ) throws(WorkbookError) -> Chapter {
+    guard let name = arguments.first, arguments.count == 1, !name.hasPrefix("-") else {
+      throw WorkbookError(
+        "`\(command)` takes one chapter number, such as `workbook \(command) 1`.", hint: usage)
+    }
+    return try course.chapter(name)
+  }
+}
