@@ -67,10 +67,7 @@ public final class Scenario: Sendable {
     let callers = Callers<Value>(
       names: names, operation: operation, executor: executor, scenario: self)
     for name in names {
-      // A task holds its executor preference unowned, so the caller's closure keeps the executor
-      // alive until the task's last job has run, even if the test is over by then.
-      let task = Task(executorPreference: executor) { [executor] in
-        defer { withExtendedLifetime(executor) {} }
+      let task = Task(executorPreference: executor) {
         let identity = currentTaskIdentity()
         self.state.withLock { $0.callerTasks[name] = identity }
         await CurrentCaller.$name.withValue(name) {
