@@ -30,7 +30,7 @@ struct Check {
       return ChapterReport(
         chapter: chapter.number, title: chapter.title, verdict: .doesNotCompile, passed: 0,
         total: 0, tests: [], problem: errors)
-    case .ran(let reports):
+    case .ran(let reports, _):
       progress.done("ran \(reports[0].total) tests")
       return reports[0]
     }

@@ -31,8 +31,8 @@ struct SuiteRunner {
   enum Outcome {
     /// The code did not compile; the compiler's errors, those of the focused chapter first.
     case doesNotCompile(String)
-    /// One report per chapter.
-    case ran([ChapterReport])
+    /// One report per chapter, and the time Swift Testing spent running the tests.
+    case ran([ChapterReport], testTime: Double?)
   }
 
   /// Builds the code and runs the suites of `chapters` (every chapter when empty) in one
@@ -65,7 +65,8 @@ struct SuiteRunner {
         let located = crash?.replacingOccurrences(
           of: "\(chapter.target)/", with: "\(folder)/\(chapter.folder)/")
         return log.report(for: chapter, crash: located)
-      })
+      },
+      testTime: log.testTime)
   }
 }
 
@@ -76,6 +77,8 @@ private struct EventLog {
   private var ended: [String: Bool] = [:]
   private var issues: [String: [(known: Bool, messages: [String], location: String?)]] = [:]
   private(set) var runEnded = false
+  /// The seconds the run took, from Swift Testing's closing message.
+  private(set) var testTime: Double?
 
   init(_ stream: String) {
     for line in stream.split(separator: "\n") {
@@ -108,6 +111,11 @@ private struct EventLog {
         issues[testID, default: []].append((known, texts, location))
       case "runEnded":
         runEnded = true
+        testTime = texts.first.flatMap { text in
+          text.range(of: #"after ([0-9.]+) seconds"#, options: .regularExpression).flatMap {
+            Double(text[$0].split(separator: " ")[1])
+          }
+        }
       default:
         break
       }

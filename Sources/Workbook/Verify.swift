@@ -126,10 +126,12 @@ struct Verify {
     case .doesNotCompile(let errors):
       progress.done("the build failed")
       return ([], ["\(folder)/ does not build without warnings:\n\(errors)"])
-    case .ran(let ran):
+    case .ran(let ran, let testTime):
       reports = ran
+      progress.done(
+        "ran \(reports.map(\.total).reduce(0, +)) tests"
+          + (testTime.map { " (test time \(String(format: "%.3f", $0)) s)" } ?? ""))
     }
-    progress.done("ran \(reports.map(\.total).reduce(0, +)) tests")
     var problems: [String] = []
     for report in reports {
       if report.verdict == .crashed {
