@@ -12,7 +12,8 @@ struct Verify {
     var problems: [String] = []
     var solutions: [ChapterReport] = []
     var starters: [ChapterReport] = []
-    var passed: Bool { problems.isEmpty }
+    /// Whether the workbook is intact: no problem of any kind.
+    var passed = false
   }
 
   func run(json: Bool) throws(WorkbookError) -> Int32 {
@@ -25,6 +26,7 @@ struct Verify {
     let (starters, starterProblems) = try suites(.starters, quiet: json)
     outcome.starters = starters
     outcome.problems += starterProblems
+    outcome.passed = outcome.problems.isEmpty
 
     if json {
       print(encodeJSON(outcome))
