@@ -40,10 +40,10 @@ extension FakeService {
     nonmutating set { requests.cancelledRequestsWaitForRelease = newValue }
   }
 
-  /// Whether a request is waiting that caller `name` made from its own task, not from a task it
-  /// created: the caller itself is suspended at this fake.
-  public func isWaiting(inTaskOf name: String) -> Bool {
-    requests.isWaiting(inTaskOf: name)
+  /// Whether a request is waiting that was made within caller `name` (its own task or a child
+  /// task of it), not by a `Task {}` it created: the caller's own work is suspended at this fake.
+  public func isWaiting(within name: String) -> Bool {
+    requests.isWaiting(within: name)
   }
 
   /// The numbers of the requests waiting for the test, oldest first.

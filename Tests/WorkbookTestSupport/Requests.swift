@@ -12,7 +12,7 @@ public final class Requests: Sendable {
     var mostInFlight = 0
     var isOpen = false
     var keys: [Int: String] = [:]
-    var tasks: [Int: Int] = [:]
+    var executors: [Int: UnownedTaskExecutor] = [:]
     var released: Set<Int> = []
     var waiting: [Int: Answer] = [:]
     var cancelled: Set<Int> = []
@@ -56,11 +56,11 @@ public final class Requests: Sendable {
     state.value.keys[number]
   }
 
-  /// Whether a request is waiting that caller `name` made from its own task, rather than from a
-  /// task it created (`Task {}` inherits the caller's name, but is another task).
-  public func isWaiting(inTaskOf name: String) -> Bool {
+  /// Whether a request is waiting that was made within caller `name` (its task or a child task),
+  /// rather than by a `Task {}` it created, which inherits the caller's name but not its executor.
+  public func isWaiting(within name: String) -> Bool {
     let state = state.value
-    return state.waiting.keys.contains { scenario.isTask(state.tasks[$0], of: name) }
+    return state.waiting.keys.contains { scenario.isWithin(state.executors[$0], caller: name) }
   }
 
   /// The requests that are waiting for the test, in the order they started.
@@ -81,7 +81,7 @@ public final class Requests: Sendable {
     let number = state.withLock { state in
       state.started += 1
       state.keys[state.started] = key
-      state.tasks[state.started] = currentTaskIdentity()
+      state.executors[state.started] = currentTaskExecutor()
       state.perKey[key, default: 0] += 1
       state.inFlight += 1
       state.mostInFlight = max(state.mostInFlight, state.inFlight)

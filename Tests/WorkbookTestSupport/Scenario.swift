@@ -16,7 +16,7 @@ public final class Scenario: Sendable {
     var callerCount = 0
     var executors: [SteppedExecutor] = []
     var unfinishedCallers: Set<String> = []
-    var callerTasks: [String: Int] = [:]
+    var callerExecutors: [String: UnownedTaskExecutor] = [:]
     var waiters: [Int: Waiter] = [:]
     var nextWaiterID = 0
   }
@@ -62,14 +62,15 @@ public final class Scenario: Sendable {
         self?.checkWaiters()
       }
       state.executors.append(executor)
+      for name in names {
+        state.callerExecutors[name] = executor.asUnownedTaskExecutor()
+      }
       return (names, executor)
     }
     let callers = Callers<Value>(
       names: names, operation: operation, executor: executor, scenario: self)
     for name in names {
       let task = Task(executorPreference: executor) {
-        let identity = currentTaskIdentity()
-        self.state.withLock { $0.callerTasks[name] = identity }
         await CurrentCaller.$name.withValue(name) {
           self.record(.asked(operation))
           let result: Result<Value, any Error>
@@ -205,10 +206,11 @@ public final class Scenario: Sendable {
     Comment(rawValue: "\(message)\n\(drawTimeline(events))\nWith a correct actor: \(correctly)")
   }
 
-  /// Whether `identity` (see ``currentTaskIdentity()``) is the task of caller `name` itself, not
-  /// a task it created or a child task of it.
-  func isTask(_ identity: Int?, of name: String) -> Bool {
-    identity != nil && state.value.callerTasks[name] == identity
+  /// Whether work that ran on `executor` (see ``currentTaskExecutor()``) ran within caller
+  /// `name`: in its task or in a child task of it (`async let`, a task group), which keep the
+  /// caller's executor, and not in a `Task {}` it created, which does not.
+  func isWithin(_ executor: UnownedTaskExecutor?, caller name: String) -> Bool {
+    executor != nil && state.value.callerExecutors[name] == executor
   }
 
   /// Records a step the test takes, such as letting the downloads finish, in the timeline.
@@ -262,7 +264,8 @@ public final class Scenario: Sendable {
   }
 }
 
-/// A number that tells the current task apart from every other task alive, or `nil` outside a task.
-func currentTaskIdentity() -> Int? {
-  withUnsafeCurrentTask { $0?.hashValue }
+/// The executor the current task prefers, if it has a preference: a caller's stepped executor for
+/// work within that caller.
+func currentTaskExecutor() -> UnownedTaskExecutor? {
+  withUnsafeCurrentTask { $0?.unownedTaskExecutor }
 }

@@ -1,12 +1,9 @@
-// Receives in a child task of a discarding task group, and applies in the group's body.
+// Applies in a child task of a discarding task group while the group's body receives: the loop
+// is still structured work of run(), so it is still one consumer, in order.
 import Services
 
-/// Keeps the latest prices from a live market-data socket. Every message is written to a journal
-/// before it is applied, so that the prices can be rebuilt after a crash.
 public actor MarketFeed {
-  /// The latest price of each symbol, in cents.
   public private(set) var prices: [String: Int] = [:]
-  /// The sequence number of the last message applied.
   public private(set) var lastSequence = 0
   private let socket: any FeedSocket
   private let journal: any FeedJournal
@@ -16,24 +13,17 @@ public actor MarketFeed {
     self.journal = journal
   }
 
-  /// Receives and applies messages until the socket closes.
   public func run() async {
-    // The socket's thread only queues each message; one loop applies them, one after the other,
-    // in the order they arrived. The loop ends when the socket closes and the queue runs dry.
     let (messages, inbox) = AsyncStream.makeStream(of: FeedMessage.self)
     await withDiscardingTaskGroup { group in
-      group.addTask { await self.receive(into: inbox) }
-      for await message in messages {
-        await apply(message)
+      group.addTask {
+        for await message in messages {
+          await self.apply(message)
+        }
       }
+      await socket.connect { inbox.yield($0) }
+      inbox.finish()
     }
-  }
-
-  private nonisolated func receive(into inbox: AsyncStream<FeedMessage>.Continuation) async {
-    await socket.connect { message in
-      inbox.yield(message)
-    }
-    inbox.finish()
   }
 
   private func apply(_ message: FeedMessage) async {
