@@ -5,7 +5,6 @@ import Testing
 public final class FakeExchange: Exchange, FakeService {
   public let requests: Requests
   private let rejecting = Locked(false)
-  private let accepted = Locked<[Order]>([])
 
   public init(_ scenario: Scenario) {
     requests = Requests(noun: "order", preposition: "for", scenario: scenario)
@@ -20,15 +19,11 @@ public final class FakeExchange: Exchange, FakeService {
   /// How many orders reached the exchange.
   public var ordersReceived: Int { requests.started }
 
-  /// The orders the exchange accepted, in the order it accepted them.
-  public var acceptedOrders: [Order] { accepted.value }
-
   public func submit(_ order: Order) async throws -> OrderConfirmation {
     let rejects = rejectsOrders
     let key = "\(order.quantity) \(order.symbol) (\(dollars(order.cost)))"
     return try await requests.perform(for: key) { number in
       if rejects { throw OrderRejected(reason: "the market is closed") }
-      self.accepted.withLock { $0.append(order) }
       return (OrderConfirmation(orderID: number, order: order), "is accepted")
     }
   }

@@ -45,7 +45,4 @@ extension FakeService {
   public func isWaiting(within name: String) -> Bool {
     requests.isWaiting(within: name)
   }
-
-  /// The numbers of the requests waiting for the test, oldest first.
-  public var waitingRequests: [Int] { requests.waiting }
 }
