@@ -2,28 +2,29 @@
 public final class Callers<Value: Sendable>: Sendable {
   public let names: [String]
   let operation: String
-  private let executor: SteppedExecutor
   private let scenario: Scenario
   private let finished = Locked<[String: Result<Value, any Error>]>([:])
-  private let tasks = Locked<[String: Task<Void, Never>]>([:])
 
-  init(names: [String], operation: String, executor: SteppedExecutor, scenario: Scenario) {
+  init(names: [String], operation: String, scenario: Scenario) {
     self.names = names
     self.operation = operation
-    self.executor = executor
     self.scenario = scenario
   }
 
-  /// Stops these callers where they are: whatever would resume them waits in their queue until
-  /// ``release()``, so that another caller can run in the gap.
+  /// Stops these callers where they are: whatever would resume them waits until ``release()``,
+  /// so that another caller can run in the gap.
   public func hold() {
     scenario.recordTestStep("holds \(names.joined(separator: ", ")) back")
-    executor.hold()
+    for name in names {
+      scenario.setHeld(true, name)
+    }
   }
 
   public func release() {
     scenario.recordTestStep("lets \(names.joined(separator: ", ")) resume")
-    executor.release()
+    for name in names {
+      scenario.setHeld(false, name)
+    }
   }
 
   /// Cancels the tasks of the named callers (all of them when `only` is empty), as a screen does
@@ -31,9 +32,8 @@ public final class Callers<Value: Sendable>: Sendable {
   public func cancel(_ only: String...) {
     let chosen = only.isEmpty ? names : only
     scenario.recordTestStep("cancels \(chosen.joined(separator: ", "))")
-    let tasks = self.tasks.value
     for name in chosen {
-      tasks[name]?.cancel()
+      scenario.cancel(name)
     }
   }
 
@@ -49,36 +49,36 @@ public final class Callers<Value: Sendable>: Sendable {
 
   /// Waits until a held caller is ready to resume, for example because its request finished.
   public func waitUntilReadyToResume() async throws {
-    guard await scenario.wait(until: { self.executor.queuedJobs > 0 }) else {
-      throw TimeLimitExceeded(
+    let ready = await scenario.wait {
+      self.names.allSatisfy { self.scenario.queuedJobs(of: $0) > 0 }
+    }
+    guard ready else {
+      throw Stalled(
         """
-        After \(scenario.timeLimit), caller \(names.joined(separator: ", ")) was still not ready to \
-        resume after its request finished.
+        Caller \(names.joined(separator: ", ")) was held back after its request finished, but \
+        nothing was ready to resume it: it was not waiting for that request.
         """,
-        events: scenario.events
+        in: scenario
       )
     }
   }
 
   /// What each caller got, in the order they were started, once all of them have finished.
+  ///
+  /// If a caller can no longer finish, because nothing is left that could resume it, this throws
+  /// at once, with what the caller was waiting for, instead of waiting for a clock.
   public func results() async throws -> [CallerResult<Value>] {
     let allFinished = await scenario.wait { self.allFinished }
     let finished = self.finished.value
     guard allFinished else {
-      let waiting = names.filter { finished[$0] == nil }.joined(separator: ", ")
-      throw TimeLimitExceeded(
-        """
-        Caller \(waiting) had not returned from \(operation) after \(scenario.timeLimit). Is it \
-        waiting for work that waits for it (a deadlock)?
-        """,
-        events: scenario.events
+      let waiting = names.filter { finished[$0] == nil }
+      let who = waiting.count == 1 ? "Caller" : "Callers"
+      throw Stalled(
+        "\(who) \(waiting.joined(separator: ", ")) never returned from \(operation).",
+        in: scenario
       )
     }
     return names.map { CallerResult(caller: $0, result: finished[$0]!) }
-  }
-
-  func track(_ name: String, _ task: Task<Void, Never>) {
-    tasks.withLock { $0[name] = task }
   }
 
   func finish(_ name: String, with result: Result<Value, any Error>) {

@@ -19,7 +19,6 @@ public final class FakeAuthServer: AuthServer, FakeService {
 
   private struct State {
     var currentRefreshToken = "refresh-0"
-    var failsRefreshes = false
     var rejected = 0
   }
 
@@ -27,14 +26,15 @@ public final class FakeAuthServer: AuthServer, FakeService {
   private let state = Locked(State())
 
   public init(_ scenario: Scenario) {
-    requests = Requests(noun: "refresh", preposition: "with", scenario: scenario)
+    requests = Requests(
+      noun: "refresh", preposition: "with", outcomes: ["renew", "error"], scenario: scenario)
   }
 
-  /// Whether refreshes that start from now on fail as a network error would, without using up the
-  /// refresh token.
+  /// Whether refreshes fail as a network error would, without using up the refresh token, when
+  /// the test lets them finish without choosing.
   public var failsRefreshes: Bool {
-    get { state.value.failsRefreshes }
-    set { state.withLock { $0.failsRefreshes = newValue } }
+    get { requests.defaultOutcome == "error" }
+    set { requests.defaultOutcome = newValue ? "error" : "renew" }
   }
 
   /// How many refreshes reached the server.
@@ -44,9 +44,8 @@ public final class FakeAuthServer: AuthServer, FakeService {
   public var rejectedRefreshes: Int { state.value.rejected }
 
   public func refresh(using refreshToken: String) async throws -> Credentials {
-    let fails = failsRefreshes
-    return try await requests.perform(for: refreshToken) { number in
-      if fails { throw FakeNetworkError(request: number) }
+    try await requests.perform(for: refreshToken) { number, outcome in
+      if outcome == "error" { throw FakeNetworkError(request: number) }
       // The server checks the token when it handles the request, after it crossed the network.
       let accepted = self.state.withLock { state in
         guard refreshToken == state.currentRefreshToken else {

@@ -6,7 +6,7 @@ public final class FakeDashboardService: DashboardService, FakeService {
   private let failing = Locked<Set<DashboardPanel>>([])
 
   public init(_ scenario: Scenario) {
-    requests = Requests(noun: "load", scenario: scenario)
+    requests = Requests(noun: "load", outcomes: ["content", "error"], scenario: scenario)
   }
 
   /// Makes `panel` fail when it is released.
@@ -20,8 +20,10 @@ public final class FakeDashboardService: DashboardService, FakeService {
   }
 
   public func content(for panel: DashboardPanel) async throws -> String {
-    try await requests.perform(for: panel.rawValue) { number in
-      if self.failing.value.contains(panel) { throw FakeNetworkError(request: number) }
+    try await requests.perform(for: panel.rawValue) { number, outcome in
+      if outcome == "error" || self.failing.value.contains(panel) {
+        throw FakeNetworkError(request: number)
+      }
       return (Self.content(for: panel), "returns the \(panel.rawValue) panel")
     }
   }

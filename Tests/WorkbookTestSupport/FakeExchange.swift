@@ -4,26 +4,25 @@ import Testing
 /// An ``Exchange`` whose order submissions wait until the test lets them finish.
 public final class FakeExchange: Exchange, FakeService {
   public let requests: Requests
-  private let rejecting = Locked(false)
 
   public init(_ scenario: Scenario) {
-    requests = Requests(noun: "order", preposition: "for", scenario: scenario)
+    requests = Requests(
+      noun: "order", preposition: "for", outcomes: ["accept", "reject"], scenario: scenario)
   }
 
-  /// Whether orders submitted from now on are rejected.
+  /// Whether orders are rejected when the test lets them finish without choosing.
   public var rejectsOrders: Bool {
-    get { rejecting.value }
-    set { rejecting.withLock { $0 = newValue } }
+    get { requests.defaultOutcome == "reject" }
+    set { requests.defaultOutcome = newValue ? "reject" : "accept" }
   }
 
   /// How many orders reached the exchange.
   public var ordersReceived: Int { requests.started }
 
   public func submit(_ order: Order) async throws -> OrderConfirmation {
-    let rejects = rejectsOrders
     let key = "\(order.quantity) \(order.symbol) (\(dollars(order.cost)))"
-    return try await requests.perform(for: key) { number in
-      if rejects { throw OrderRejected(reason: "the market is closed") }
+    return try await requests.perform(for: key) { number, outcome in
+      if outcome == "reject" { throw OrderRejected(reason: "the market is closed") }
       return (OrderConfirmation(orderID: number, order: order), "is accepted")
     }
   }

@@ -75,7 +75,7 @@ public final class FakeFeedJournal: FeedJournal, FakeService {
   private let written = Locked<[Int]>([])
 
   public init(_ scenario: Scenario) {
-    requests = Requests(noun: "append", preposition: "of", scenario: scenario)
+    requests = Requests(noun: "append", preposition: "of", outcomes: ["write"], scenario: scenario)
   }
 
   /// The sequence numbers of the messages written, in the order they were written.
@@ -93,7 +93,7 @@ public final class FakeFeedJournal: FeedJournal, FakeService {
   private static let keyPrefix = "message #"
 
   public func append(_ message: FeedMessage) async {
-    _ = try? await requests.perform(for: "\(Self.keyPrefix)\(message.sequence)") { number in
+    _ = try? await requests.perform(for: "\(Self.keyPrefix)\(message.sequence)") { _, _ in
       self.written.withLock { $0.append(message.sequence) }
       return ((), "writes message #\(message.sequence)")
     }

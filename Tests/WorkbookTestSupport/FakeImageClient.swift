@@ -6,27 +6,27 @@ import Services
 /// Each download returns a different image, `image #1`, `image #2`, …, so a test can tell which
 /// download a caller's image came from.
 public final class FakeImageClient: ImageClient, FakeService {
-  /// What downloads that start from now on hand back.
-  public enum Outcome: Sendable {
+  /// What a download hands back.
+  public enum Outcome: String, CaseIterable, Sendable {
     /// A distinct, decodable image per download.
     case image
-    /// Bytes that are not an image.
-    case undecodableData
     /// A network failure.
-    case failure
+    case failure = "error"
+    /// Bytes that are not an image.
+    case undecodableData = "garbage"
   }
 
   public let requests: Requests
-  private let nextOutcome = Locked(Outcome.image)
 
   public init(_ scenario: Scenario) {
-    requests = Requests(noun: "download", scenario: scenario)
+    requests = Requests(
+      noun: "download", outcomes: Outcome.allCases.map(\.rawValue), scenario: scenario)
   }
 
-  /// What downloads that start from now on hand back; those already started keep theirs.
+  /// What downloads hand back when the test lets them finish without choosing.
   public var outcome: Outcome {
-    get { nextOutcome.value }
-    set { nextOutcome.withLock { $0 = newValue } }
+    get { Outcome(rawValue: requests.defaultOutcome)! }
+    set { requests.defaultOutcome = newValue.rawValue }
   }
 
   /// How many downloads of `url` have started.
@@ -35,9 +35,8 @@ public final class FakeImageClient: ImageClient, FakeService {
   }
 
   public func data(from url: URL) async throws -> Data {
-    let outcome = self.outcome
-    return try await requests.perform(for: url.lastPathComponent) { number in
-      switch outcome {
+    try await requests.perform(for: url.lastPathComponent) { number, outcome in
+      switch Outcome(rawValue: outcome)! {
       case .image:
         let image = Self.image(number: number)
         return (image.encoded, "returns \(image.testDescription)")

@@ -6,25 +6,24 @@ import Services
 /// a reader's snapshot came from.
 public final class FakeMarketDataFeed: MarketDataFeed, FakeService {
   public let requests: Requests
-  private let failing = Locked(false)
 
   public init(_ scenario: Scenario) {
-    requests = Requests(noun: "fetch", preposition: "of", scenario: scenario)
+    requests = Requests(
+      noun: "fetch", preposition: "of", outcomes: ["snapshot", "error"], scenario: scenario)
   }
 
-  /// Whether fetches that start from now on fail; those already started keep their outcome.
+  /// Whether fetches fail when the test lets them finish without choosing.
   public var failsFetches: Bool {
-    get { failing.value }
-    set { failing.withLock { $0 = newValue } }
+    get { requests.defaultOutcome == "error" }
+    set { requests.defaultOutcome = newValue ? "error" : "snapshot" }
   }
 
   /// How many fetches have started.
   public var fetches: Int { requests.started }
 
   public func latestSnapshot() async throws -> OrderBookSnapshot {
-    let fails = failsFetches
-    return try await requests.perform(for: "the order book") { number in
-      if fails { throw FakeNetworkError(request: number) }
+    try await requests.perform(for: "the order book") { number, outcome in
+      if outcome == "error" { throw FakeNetworkError(request: number) }
       let snapshot = Self.snapshot(number: number)
       return (snapshot, "returns \(snapshot.testDescription)")
     }

@@ -7,21 +7,20 @@ import Testing
 /// tell which request a shown quote came from.
 public final class FakeQuoteSource: QuoteSource, FakeService {
   public let requests: Requests
-  private let failing = Locked<Set<Int>>([])
 
   public init(_ scenario: Scenario) {
-    requests = Requests(noun: "request", preposition: "for", scenario: scenario)
+    requests = Requests(
+      noun: "request", preposition: "for", outcomes: ["quote", "error"], scenario: scenario)
   }
 
   /// Lets request `number` finish with an error instead of a quote.
   public func fail(_ number: Int) {
-    failing.withLock { _ = $0.insert(number) }
-    release(number)
+    requests.release(number, as: "error")
   }
 
   public func latestQuote(for symbol: String) async throws -> Quote {
-    try await requests.perform(for: symbol) { number in
-      if self.failing.value.contains(number) { throw FakeNetworkError(request: number) }
+    try await requests.perform(for: symbol) { number, outcome in
+      if outcome == "error" { throw FakeNetworkError(request: number) }
       let quote = Self.quote(number: number, symbol: symbol)
       return (quote, "answers \(quote.testDescription)")
     }

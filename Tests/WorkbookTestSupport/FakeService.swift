@@ -39,10 +39,4 @@ extension FakeService {
     get { requests.cancelledRequestsWaitForRelease }
     nonmutating set { requests.cancelledRequestsWaitForRelease = newValue }
   }
-
-  /// Whether a request is waiting that was made within caller `name` (its own task or a child
-  /// task of it), not by a `Task {}` it created: the caller's own work is suspended at this fake.
-  public func isWaiting(within name: String) -> Bool {
-    requests.isWaiting(within: name)
-  }
 }

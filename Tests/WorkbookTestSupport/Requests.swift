@@ -1,43 +1,84 @@
 /// The requests that reach one fake: numbered, counted per key, and held until the test lets them
-/// finish.
+/// finish, with what each was answered.
 ///
 /// Every fake in the workbook is built on this, so that "how many downloads", "how many were in
-/// flight together" and "which were cancelled" are answered the same way in every chapter.
+/// flight together" and "which were cancelled" are answered the same way in every chapter, and so
+/// that the explorer can answer any waiting request in any of the ways the fake knows.
 public final class Requests: Sendable {
+  /// One request, as the fake saw it, on the scenario's clock.
+  public struct Record: Sendable {
+    /// Counting from 1, in the order requests started.
+    public let number: Int
+    /// What it was for, such as `cat.png` or `profile`.
+    public let key: String
+    /// The caller whose work made it: its own task, a child task, or a `Task {}` it created.
+    /// `nil` for work in a `Task.detached`, which does not carry its caller's name.
+    public let caller: String?
+    public let startedAt: Int
+    public internal(set) var answeredAt: Int?
+    /// The outcome it was answered with, one of ``Requests/outcomes``, or `cancelled`.
+    public internal(set) var outcome: String?
+    /// When its task was cancelled while it waited, if it was.
+    public internal(set) var cancelledAt: Int?
+
+    public var isAnswered: Bool { answeredAt != nil }
+    public var wasCancelled: Bool { cancelledAt != nil }
+    /// Still waiting for its answer.
+    public var isInFlight: Bool { answeredAt == nil }
+  }
+
+  /// The outcome a cancelled request ends with.
+  public static let cancelled = "cancelled"
+
   private struct State {
-    var started = 0
-    var finished = 0
+    var records: [Record] = []
     var perKey: [String: Int] = [:]
-    var inFlight = 0
     var mostInFlight = 0
     var isOpen = false
-    var keys: [Int: String] = [:]
-    var executors: [Int: UnownedTaskExecutor] = [:]
-    var released: Set<Int> = []
+    var released: [Int: String?] = [:]
     var waiting: [Int: Answer] = [:]
-    var cancelled: Set<Int> = []
     var cancelledRequestsWaitForRelease = false
+    var defaultOutcome: String
   }
 
   /// What a request is called in messages, such as "download" or "fetch".
   public let noun: String
-  private let scenario: Scenario
-  private let state = Locked(State())
-
   /// How a request names its key, as in "download #1 *of* cat.png" or "refresh #1 *with* refresh-0".
   private let preposition: String
+  /// The ways the fake can answer a request, such as `image`, `error` and `garbage`.
+  public let outcomes: [String]
+  private let scenario: Scenario
+  private let state: Locked<State>
 
-  public init(noun: String, preposition: String = "of", scenario: Scenario) {
+  /// - Parameter outcomes: the ways the fake can answer; the first is the default.
+  public init(noun: String, preposition: String = "of", outcomes: [String], scenario: Scenario) {
+    precondition(!outcomes.isEmpty, "a fake answers in at least one way")
     self.noun = noun
     self.preposition = preposition
+    self.outcomes = outcomes
     self.scenario = scenario
+    state = Locked(State(defaultOutcome: outcomes[0]))
+    scenario.register(self)
   }
 
-  public var started: Int { state.value.started }
-  public var finished: Int { state.value.finished }
-  public var inFlight: Int { state.value.inFlight }
+  /// Every request so far, in the order they started.
+  public var records: [Record] { state.value.records }
+  public var started: Int { state.value.records.count }
+  public var finished: Int { state.value.records.count(where: \.isAnswered) }
+  public var inFlight: Int { state.value.records.count(where: \.isInFlight) }
   public var mostInFlight: Int { state.value.mostInFlight }
-  public var cancelled: Set<Int> { state.value.cancelled }
+  public var cancelled: Set<Int> {
+    Set(state.value.records.filter(\.wasCancelled).map(\.number))
+  }
+
+  /// How requests that the test releases without naming an outcome are answered.
+  public var defaultOutcome: String {
+    get { state.value.defaultOutcome }
+    set {
+      precondition(outcomes.contains(newValue), "\(noun) has no outcome \(newValue)")
+      state.withLock { $0.defaultOutcome = newValue }
+    }
+  }
 
   /// Whether a request whose task is cancelled keeps waiting until the test releases it, and only
   /// then throws `CancellationError`, as a network stack does when a cancelled transfer takes a
@@ -53,14 +94,12 @@ public final class Requests: Sendable {
 
   /// The key that request `number` was made for.
   public func key(of number: Int) -> String? {
-    state.value.keys[number]
+    record(number)?.key
   }
 
-  /// Whether a request is waiting that was made within caller `name` (its task or a child task),
-  /// rather than by a `Task {}` it created, which inherits the caller's name but not its executor.
-  public func isWaiting(within name: String) -> Bool {
-    let state = state.value
-    return state.waiting.keys.contains { scenario.isWithin(state.executors[$0], caller: name) }
+  public func record(_ number: Int) -> Record? {
+    let records = state.value.records
+    return records.indices.contains(number - 1) ? records[number - 1] : nil
   }
 
   /// The requests that are waiting for the test, in the order they started.
@@ -68,37 +107,46 @@ public final class Requests: Sendable {
     state.value.waiting.keys.sorted()
   }
 
+  /// How request `record` reads in a message: `download #2 of cat.png`.
+  public func name(of record: Record) -> String {
+    "\(noun) #\(record.number) \(preposition) \(record.key)"
+  }
+
   /// Records a request for `key`, waits until the test lets it finish, then answers it with
-  /// `respond`, which is given the request's number (counting from 1) and says what the answer was.
+  /// `respond`, which is given the request's number (counting from 1) and the outcome the test
+  /// chose, one of ``outcomes``, and says what the answer was.
   ///
   /// The answer is worked out at the moment the test releases the request, as a server would when
   /// it handles it, even if the task that asked cannot resume yet. If the task is cancelled while
   /// the request waits, the request throws `CancellationError`, as `URLSession` does.
   public func perform<Response: Sendable>(
     for key: String,
-    respond: @escaping @Sendable (_ number: Int) throws -> (response: Response, summary: String)
+    respond:
+      @escaping @Sendable (_ number: Int, _ outcome: String) throws -> (
+        response: Response, summary: String
+      )
   ) async throws -> Response {
-    let number = state.withLock { state in
-      state.started += 1
-      state.keys[state.started] = key
-      state.executors[state.started] = currentTaskExecutor()
-      state.perKey[key, default: 0] += 1
-      state.inFlight += 1
-      state.mostInFlight = max(state.mostInFlight, state.inFlight)
-      return state.started
-    }
     let caller = CurrentCaller.name
+    let startedAt = scenario.tick()
+    let number = state.withLock { state in
+      let number = state.records.count + 1
+      state.records.append(Record(number: number, key: key, caller: caller, startedAt: startedAt))
+      state.perKey[key, default: 0] += 1
+      state.mostInFlight = max(state.mostInFlight, state.records.count(where: \.isInFlight))
+      return number
+    }
     let name = "\(noun) #\(number) \(preposition) \(key)"
     scenario.record(.requestStarted(name))
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
-        let answer: Answer = { cancelled in
-          self.finish(number)
+        let answer: Answer = { cancelled, chosen in
+          let outcome = cancelled ? Self.cancelled : chosen ?? self.defaultOutcome
+          self.finish(number, outcome: outcome)
           guard !cancelled else {
             return { continuation.resume(throwing: CancellationError()) }
           }
           do {
-            let (response, summary) = try respond(number)
+            let (response, summary) = try respond(number, outcome)
             self.scenario.record(.requestFinished("\(self.noun) #\(number) \(summary)"), by: caller)
             return { continuation.resume(returning: response) }
           } catch {
@@ -107,35 +155,40 @@ public final class Requests: Sendable {
             return { continuation.resume(throwing: error) }
           }
         }
-        let now: Bool? = state.withLock { state in
-          let cancelled = state.cancelled.contains(number)
-          if cancelled && !state.cancelledRequestsWaitForRelease { return true }
-          if state.isOpen || state.released.contains(number) { return cancelled }
+        let now: (cancelled: Bool, outcome: String?)? = state.withLock { state in
+          let cancelled = state.records[number - 1].wasCancelled
+          if cancelled && !state.cancelledRequestsWaitForRelease { return (true, nil) }
+          if let outcome = state.released[number] { return (cancelled, outcome) }
+          if state.isOpen { return (cancelled, nil) }
           state.waiting[number] = answer
           return nil
         }
-        if let cancelled = now { answer(cancelled)() }
+        if let (cancelled, outcome) = now { answer(cancelled, outcome)() }
       }
     } onCancel: {
+      let cancelledAt = scenario.tick()
       let answer = state.withLock { state in
-        state.cancelled.insert(number)
+        state.records[number - 1].cancelledAt = cancelledAt
         return state.cancelledRequestsWaitForRelease
           ? nil : state.waiting.removeValue(forKey: number)
       }
       scenario.record(.requestCancelled(name), by: caller)
-      answer?(true)()
+      answer?(true, nil)()
     }
   }
 
-  /// Answers a waiting request (`cancelled` when its task was cancelled) and hands back what
-  /// resumes the task that made it. Answering and resuming are two steps so that `open()` can
-  /// answer every request before any caller runs on: the timeline then reads the same every run.
-  private typealias Answer = @Sendable (_ cancelled: Bool) -> @Sendable () -> Void
+  /// Answers a waiting request (`cancelled` when its task was cancelled) with the outcome the test
+  /// chose (`nil`: the default), and hands back what resumes the task that made it. Answering and
+  /// resuming are two steps so that `open()` can answer every request before any caller runs on:
+  /// the timeline then reads the same every run.
+  private typealias Answer =
+    @Sendable (_ cancelled: Bool, _ outcome: String?) -> @Sendable () -> Void
 
-  private func finish(_ number: Int) {
+  private func finish(_ number: Int, outcome: String) {
+    let answeredAt = scenario.tick()
     state.withLock { state in
-      state.inFlight -= 1
-      state.finished += 1
+      state.records[number - 1].answeredAt = answeredAt
+      state.records[number - 1].outcome = outcome
     }
     scenario.checkWaiters()
   }
@@ -148,23 +201,28 @@ public final class Requests: Sendable {
       state.isOpen = true
       defer { state.waiting = [:] }
       return state.waiting.sorted { $0.key < $1.key }.map {
-        ($0.value, state.cancelled.contains($0.key))
+        ($0.value, state.records[$0.key - 1].wasCancelled)
       }
     }
-    let resumptions = waiting.map { answer, cancelled in answer(cancelled) }
+    let resumptions = waiting.map { answer, cancelled in answer(cancelled, nil) }
     for resume in resumptions {
       resume()
     }
   }
 
-  /// Lets request `number` finish, now if it is waiting or as soon as it starts; the others keep
-  /// waiting.
-  public func release(_ number: Int) {
-    scenario.recordTestStep("lets \(noun) #\(number) finish")
+  /// Lets request `number` finish with `outcome` (`nil`: the default), now if it is waiting or as
+  /// soon as it starts; the others keep waiting.
+  public func release(_ number: Int, as outcome: String? = nil) {
+    precondition(outcome.map(outcomes.contains) ?? true, "\(noun) has no outcome \(outcome!)")
     let (answer, cancelled) = state.withLock { state in
-      state.released.insert(number)
-      return (state.waiting.removeValue(forKey: number), state.cancelled.contains(number))
+      state.released[number] = .some(outcome)
+      return (
+        state.waiting.removeValue(forKey: number),
+        state.records.indices.contains(number - 1) && state.records[number - 1].wasCancelled
+      )
     }
-    answer?(cancelled)()
+    let how = cancelled ? "wind down" : outcome.map { "finish (\($0))" } ?? "finish"
+    scenario.recordTestStep("lets \(noun) #\(number) \(how)")
+    answer?(cancelled, outcome)()
   }
 }

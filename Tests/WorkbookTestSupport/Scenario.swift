@@ -3,20 +3,25 @@ import Testing
 
 /// The world of one test: the callers it starts, the fakes it controls, and what they observed.
 ///
-/// A test starts callers with ``start(_:_:_:)``, lets them all run until they suspend with
-/// ``settle()``, and then decides what the fakes do next. Every wait is bounded by ``timeLimit``,
-/// so that an actor which deadlocks fails its test in about a second instead of hanging the run.
+/// A test starts callers with ``start(_:_:_:)``, lets them run until nothing more can happen with
+/// ``settle()``, and then decides what the fakes do next. Every job of the test process runs on
+/// one thread (see ``Scheduler``), so "settled" is exact: every caller, and every task the actor
+/// started for them, has either finished or is suspended waiting for something only the test can
+/// give. No wait depends on a clock; the ``timeLimit`` only stops a run that stopped making
+/// progress, so that it fails within seconds instead of hanging.
 public final class Scenario: Sendable {
-  /// How long any single wait may take. Correct code needs a few milliseconds.
+  /// How long any single wait may take before the test gives up. Correct code needs a few
+  /// milliseconds; waits end as soon as nothing more can happen, so only a caller that keeps a
+  /// thread busy (a loop that never ends, a semaphore that is never signalled) ever reaches it.
   public let timeLimit: Duration
 
   private struct State {
     var events: [Event] = []
-    var requestsStarted = 0
-    var callerCount = 0
-    var executors: [SteppedExecutor] = []
-    var unfinishedCallers: Set<String> = []
-    var callerExecutors: [String: UnownedTaskExecutor] = [:]
+    var clock = 0
+    var callers: [CallerRecord] = []
+    var lanes: [String: Lane] = [:]
+    var tasks: [String: Task<Void, Never>] = [:]
+    var requestLogs: [WeakRequests] = []
     var waiters: [Int: Waiter] = [:]
     var nextWaiterID = 0
   }
@@ -24,19 +29,26 @@ public final class Scenario: Sendable {
   private struct Waiter {
     let condition: @Sendable () -> Bool
     let continuation: CheckedContinuation<Bool, Never>
-    var timer: Task<Void, Never>?
+    var timer: DispatchWorkItem?
+  }
+
+  private struct WeakRequests {
+    weak var requests: Requests?
   }
 
   private let state = Locked(State())
 
-  public init(timeLimit: Duration = .seconds(1)) {
+  public init(timeLimit: Duration = .seconds(2)) {
     self.timeLimit = timeLimit
+    Scheduler.shared.register(self)
   }
 
   deinit {
-    for executor in state.value.executors {
-      executor.shutDown()
+    // A held caller of a test that has ended is let go, so that its jobs drain.
+    for lane in state.value.lanes.values where lane.isHeld {
+      Scheduler.shared.setHeld(false, lane)
     }
+    Scheduler.shared.unregister(ObjectIdentifier(self))
   }
 
   // MARK: Callers
@@ -44,8 +56,8 @@ public final class Scenario: Sendable {
   /// Starts `count` callers that each run `body` at the same time, named A, B, C, … in the order
   /// they were started across the whole scenario.
   ///
-  /// The callers run one at a time on an executor of their own, each until it suspends; nothing a
-  /// caller does is left to the thread scheduler.
+  /// Each caller runs in a lane of its own, until it suspends; nothing a caller does is left to
+  /// the thread scheduler.
   ///
   /// - Parameters:
   ///   - operation: what the callers do, as the timeline shows it, such as `image(for: cat.png)`.
@@ -54,23 +66,27 @@ public final class Scenario: Sendable {
     _ operation: String,
     _ body: @escaping @Sendable () async throws -> Value
   ) -> Callers<Value> {
-    let (names, executor) = state.withLock { state in
-      let names = (0..<count).map { Self.callerName(state.callerCount + $0) }
-      state.callerCount += count
-      state.unfinishedCallers.formUnion(names)
-      let executor = SteppedExecutor(name: "callers \(names.joined())") { [weak self] in
-        self?.checkWaiters()
-      }
-      state.executors.append(executor)
-      for name in names {
-        state.callerExecutors[name] = executor.asUnownedTaskExecutor()
-      }
-      return (names, executor)
+    let names = state.withLock { state in
+      (0..<count).map { Self.callerName(state.callers.count + $0) }
     }
-    let callers = Callers<Value>(
-      names: names, operation: operation, executor: executor, scenario: self)
+    return start(names, operation, body)
+  }
+
+  /// Starts callers with the given names, each running `body`; see ``start(_:_:_:)``.
+  public func start<Value: Sendable>(
+    _ names: [String],
+    _ operation: String,
+    _ body: @escaping @Sendable () async throws -> Value
+  ) -> Callers<Value> {
+    let callers = Callers<Value>(names: names, operation: operation, scenario: self)
     for name in names {
-      let task = Task(executorPreference: executor) {
+      let lane = Lane(for: ObjectIdentifier(self))
+      state.withLock { state in
+        state.clock += 1
+        state.callers.append(CallerRecord(name: name, operation: operation, startedAt: state.clock))
+        state.lanes[name] = lane
+      }
+      let task = Task(executorPreference: lane) {
         await CurrentCaller.$name.withValue(name) {
           self.record(.asked(operation))
           let result: Result<Value, any Error>
@@ -83,11 +99,10 @@ public final class Scenario: Sendable {
             result = .failure(error)
           }
           callers.finish(name, with: result)
-          self.state.withLock { _ = $0.unfinishedCallers.remove(name) }
-          self.checkWaiters()
+          self.finish(name, with: result.map { $0 as any Sendable })
         }
       }
-      callers.track(name, task)
+      state.withLock { $0.tasks[name] = task }
     }
     return callers
   }
@@ -96,9 +111,9 @@ public final class Scenario: Sendable {
   /// first caller's request has finished, but the first caller has not yet resumed to act on it.
   ///
   /// Caller A starts and runs until it suspends; the test holds A back, lets every request of
-  /// `fake` finish, and waits until A is ready to resume. Only then does caller B start and run as
-  /// far as it can, before A is let go. A correct actor still knows, in that gap, that A's work
-  /// exists, so B joins it instead of starting its own.
+  /// `fake` finish, and lets everything else run as far as it can. Only then does caller B start
+  /// and run as far as it can, before A is let go. A correct actor still knows, in that gap, that
+  /// A's work exists, so B joins it instead of starting its own.
   ///
   /// - Returns: what A and B got, in that order.
   public func callInTheGap<Value: Sendable>(
@@ -126,68 +141,58 @@ public final class Scenario: Sendable {
     return try await caller.results()[0].result.get()
   }
 
-  /// Waits until every caller has either finished or suspended at an `await`, and at least one
-  /// request has reached a fake (or every caller has finished).
-  ///
-  /// Waiting for a request matters when the actor starts its work in a `Task {}`: such a task
-  /// does not run on the callers' executor, so the callers can be idle before it has begun.
+  /// Waits until nothing of this scenario can run: every caller has finished, or is suspended
+  /// waiting for a fake's request, for another caller, or in a held lane.
   public func settle() async throws {
-    let settled = await wait {
-      let (requests, unfinished) = self.state.withLock {
-        ($0.requestsStarted, $0.unfinishedCallers)
-      }
-      return (requests > 0 || unfinished.isEmpty) && self.callersAreSettled
-    }
-    if !settled {
-      let unfinished = state.value.unfinishedCallers.sorted()
-      let who = unfinished.count == 1 ? "caller" : "callers"
+    guard await waitForWaiter(until: { false }) else {
       throw TimeLimitExceeded(
         """
-        After \(timeLimit), no request had reached the fake and \(who) \
-        \(unfinished.joined(separator: ", ")) had not returned. Is a caller waiting for work that \
-        waits for it (a deadlock), or is the actor busy in a loop?
+        After \(timeLimit) the actor was still running and had not settled. Does a caller keep a \
+        thread busy: a loop that never ends, or a wait for a lock or semaphore?
         """,
         events: events
       )
     }
   }
 
-  /// Whether every caller has either finished or suspended, with nothing of theirs left to run
-  /// (held callers count as settled). For conditions of a test's own; ``settle()`` is the usual way.
-  public var callersAreSettled: Bool {
-    let executors = state.value.executors
-    // One caller can wake another between two executors' readings, so read the enqueue counts
-    // around the check: if they moved, the answer is stale and the next change asks again.
-    let before = executors.map(\.enqueuedSoFar)
-    let idle = executors.allSatisfy(\.isSettled)
-    let after = executors.map(\.enqueuedSoFar)
-    return idle && before == after
+  /// Waits until `condition` holds, or until nothing of this scenario can run (so that it never
+  /// will hold unless the test steps in), and answers whether it holds.
+  ///
+  /// The condition is evaluated again whenever a job ends or a fake changes state, never by
+  /// polling, and never by waiting for a clock: a test that asks "did B return at once?" gets its
+  /// answer the moment the actor has done all it can.
+  public func wait(until condition: @escaping @Sendable () -> Bool) async -> Bool {
+    _ = await waitForWaiter(until: condition)
+    return condition()
   }
 
-  /// Waits until `condition` holds, and answers whether it did within the time limit.
-  ///
-  /// The condition is evaluated again whenever a caller, an executor or a fake changes state, never
-  /// by polling.
-  public func wait(until condition: @escaping @Sendable () -> Bool) async -> Bool {
-    await withCheckedContinuation { continuation in
+  /// Waits until `condition` holds or the scenario has settled, and answers whether either
+  /// happened before the time limit.
+  private func waitForWaiter(until condition: @escaping @Sendable () -> Bool) async -> Bool {
+    if !Scheduler.shared.isCurrentThread {
+      // The first test of a run may start on the runtime's own threads, before the scheduler took
+      // the global executor over; from its first suspension on, it runs on the scheduler.
+      await Task.yield()
+    }
+    return await withCheckedContinuation { continuation in
       let id = state.withLock { state in
         let id = state.nextWaiterID
         state.nextWaiterID += 1
         state.waiters[id] = Waiter(condition: condition, continuation: continuation)
         return id
       }
-      // A watchdog, not a way to wait for the race: the condition normally resolves the wait long
-      // before the timer fires.
-      let timer = Task { [timeLimit] in
-        try? await Task.sleep(for: timeLimit)
-        self.resolveWaiter(id, satisfied: false)
-      }
+      // A backstop, not a way to wait: the wait normally ends long before the timer fires.
+      let timer = DispatchWorkItem { [weak self] in self?.resolveWaiter(id, satisfied: false) }
       let stillWaiting = state.withLock { state in
         state.waiters[id]?.timer = timer
         return state.waiters[id] != nil
       }
-      if !stillWaiting { timer.cancel() }
-      checkWaiters()
+      if stillWaiting {
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeLimit.seconds, execute: timer)
+      }
+      // Off the scheduler's thread (a test on the main actor), no job of the scheduler's is the
+      // one asking, so "settled" can be read now.
+      checkWaiters(betweenJobs: !Scheduler.shared.isCurrentThread)
     }
   }
 
@@ -200,17 +205,48 @@ public final class Scenario: Sendable {
   /// expectation fails, so a passing test never draws a timeline.
   ///
   /// - Parameters:
-  ///   - message: what was expected, what happened, and where to look.
+  ///   - message: what was expected, what happened, and where the gap opened.
   ///   - correctly: the interleaving a correct actor shows, such as `B joins download #1`.
   public func explain(_ message: String, correctly: String) -> Comment {
     Comment(rawValue: "\(message)\n\(drawTimeline(events))\nWith a correct actor: \(correctly)")
   }
 
-  /// Whether work that ran on `executor` (see ``currentTaskExecutor()``) ran within caller
-  /// `name`: in its task or in a child task of it (`async let`, a task group), which keep the
-  /// caller's executor, and not in a `Task {}` it created, which does not.
-  func isWithin(_ executor: UnownedTaskExecutor?, caller name: String) -> Bool {
-    executor != nil && state.value.callerExecutors[name] == executor
+  /// What every caller did so far, in the order they started.
+  public var callers: [CallerRecord] {
+    state.value.callers
+  }
+
+  /// The requests that reached this scenario's fakes, fake by fake.
+  var requestLogs: [Requests] {
+    state.value.requestLogs.compactMap(\.requests)
+  }
+
+  /// Cancels caller `name`'s task, as a screen does when its user navigates away.
+  func cancel(_ name: String) {
+    let task = state.withLock { state -> Task<Void, Never>? in
+      state.clock += 1
+      if let index = state.callers.firstIndex(where: { $0.name == name }) {
+        state.callers[index].cancelledAt = state.clock
+      }
+      return state.tasks[name]
+    }
+    task?.cancel()
+  }
+
+  /// Holds or releases caller `name`: while held, whatever would resume it waits.
+  func setHeld(_ held: Bool, _ name: String) {
+    guard let lane = state.value.lanes[name] else { return }
+    state.withLock { state in
+      if let index = state.callers.firstIndex(where: { $0.name == name }) {
+        state.callers[index].isHeld = held
+      }
+    }
+    Scheduler.shared.setHeld(held, lane)
+  }
+
+  /// How many jobs of caller `name` are ready to run but held.
+  func queuedJobs(of name: String) -> Int {
+    state.value.lanes[name].map { Scheduler.shared.queuedJobs(on: $0) } ?? 0
   }
 
   /// Records a step the test takes, such as letting the downloads finish, in the timeline.
@@ -228,12 +264,24 @@ public final class Scenario: Sendable {
   /// a fake answering a request when the test releases it.
   func record(_ kind: Event.Kind, by caller: String?) {
     state.withLock { state in
+      state.clock += 1
       if Self.keepsTimeline {
         state.events.append(Event(caller: caller, kind: kind))
       }
-      if case .requestStarted = kind { state.requestsStarted += 1 }
     }
     checkWaiters()
+  }
+
+  /// The next moment on the scenario's clock, which orders callers and requests.
+  func tick() -> Int {
+    state.withLock { state in
+      state.clock += 1
+      return state.clock
+    }
+  }
+
+  func register(_ requests: Requests) {
+    state.withLock { $0.requestLogs.append(WeakRequests(requests: requests)) }
   }
 
   /// `WORKBOOK_TIMELINE=off` stops recording timelines, so `Scripts/repeat` can measure what they
@@ -245,11 +293,28 @@ public final class Scenario: Sendable {
     state.value.events
   }
 
-  func checkWaiters() {
+  /// Resolves the waits whose condition now holds.
+  ///
+  /// - Parameter betweenJobs: whether the scheduler calls this between two jobs, the only moment
+  ///   at which "settled" can be read: from inside a job, the job itself is still running.
+  func checkWaiters(betweenJobs: Bool = false) {
     let waiters = state.withLock { $0.waiters.map { ($0.key, $0.value.condition) } }
-    for (id, condition) in waiters where condition() {
+    guard !waiters.isEmpty else { return }
+    let settled = betweenJobs && Scheduler.shared.isSettled(ObjectIdentifier(self))
+    for (id, condition) in waiters where settled || condition() {
       resolveWaiter(id, satisfied: true)
     }
+  }
+
+  private func finish(_ name: String, with result: Result<any Sendable, any Error>) {
+    state.withLock { state in
+      state.clock += 1
+      if let index = state.callers.firstIndex(where: { $0.name == name }) {
+        state.callers[index].finishedAt = state.clock
+        state.callers[index].result = result
+      }
+    }
+    checkWaiters()
   }
 
   private func resolveWaiter(_ id: Int, satisfied: Bool) {
@@ -258,14 +323,43 @@ public final class Scenario: Sendable {
     waiter.continuation.resume(returning: satisfied)
   }
 
-  private static func callerName(_ index: Int) -> String {
+  static func callerName(_ index: Int) -> String {
     let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
     return index < letters.count ? String(letters[index]) : "#\(index + 1)"
   }
 }
 
-/// The executor the current task prefers, if it has a preference: a caller's stepped executor for
-/// work within that caller.
-func currentTaskExecutor() -> UnownedTaskExecutor? {
-  withUnsafeCurrentTask { $0?.unownedTaskExecutor }
+/// What one caller did, as the scenario saw it, on the scenario's clock.
+public struct CallerRecord: Sendable {
+  public let name: String
+  /// What it called, as the timeline shows it, such as `image(for: cat.png)`.
+  public let operation: String
+  public let startedAt: Int
+  public internal(set) var finishedAt: Int?
+  public internal(set) var result: Result<any Sendable, any Error>?
+  /// When the test cancelled its task, if it did.
+  public internal(set) var cancelledAt: Int?
+  /// Whether the test holds it back in a gap right now.
+  public internal(set) var isHeld = false
+
+  public var hasFinished: Bool { finishedAt != nil }
+  public var wasCancelled: Bool { cancelledAt != nil }
+
+  /// What it returned, if it returned a `T`.
+  public func value<T>(as type: T.Type = T.self) -> T? {
+    if case .success(let value)? = result { value as? T } else { nil }
+  }
+
+  /// What it threw, if it threw.
+  public var error: (any Error)? {
+    if case .failure(let error)? = result { error } else { nil }
+  }
+}
+
+extension Duration {
+  /// The duration in seconds, for Foundation and Dispatch.
+  var seconds: Double {
+    let (seconds, attoseconds) = components
+    return Double(seconds) + Double(attoseconds) / 1e18
+  }
 }
