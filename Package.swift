@@ -35,7 +35,8 @@ let package = Package(
     .target(name: "Services"),
     // Fakes and a deterministic scheduler that every chapter's tests share.
     .target(
-      name: "WorkbookTestSupport", dependencies: ["Services"], path: "Tests/WorkbookTestSupport"),
+      name: "WorkbookTestSupport", dependencies: ["Services"], path: "Tests/WorkbookTestSupport",
+      swiftSettings: [.unsafeFlags(["-O"])]),
   ]
     + chapters.flatMap { chapter in
       [

@@ -138,3 +138,52 @@ struct InFlightGuardTests {
       "both callers should get an image; \(describe(results))")
   }
 }
+
+@Suite("Chapter 02: every interleaving", .exposesBug)
+struct InFlightExplorationTests {
+  @Test("Three callers, in every order and with every answer, share one download and agree")
+  func everyInterleavingKeepsThePromise() async {
+    await Exploration(
+      ImageCacheWorld.self, calls: [.image(.cat), .image(.cat), .image(.dog)]
+    ).run()
+  }
+}
+
+/// The cache in a world of its own, with the promise it keeps in every schedule.
+struct ImageCacheWorld: ExplorationWorld {
+  struct Call: ExploredCall {
+    let url: URL
+    let key: String?
+
+    static func image(_ url: URL) -> Self { Self(url: url, key: url.lastPathComponent) }
+
+    var description: String { "image(for: \(key!))" }
+  }
+
+  let client: FakeImageClient
+  let cache: ImageCache
+
+  init(_ scenario: Scenario) {
+    client = FakeImageClient(scenario)
+    cache = ImageCache(client: client)
+  }
+
+  var fakes: [any FakeService] { [client] }
+
+  func perform(_ call: Call) async throws -> any Sendable {
+    try await cache.image(for: call.url)
+  }
+
+  /// Callers who ask for the same image while it downloads share one download and get the same
+  /// image; a stored image costs no download; a failed download reaches only the callers who were
+  /// waiting for it; and nobody waits for another image's download.
+  func checkPromise(_ moment: Moment<Self>) async {
+    let succeeded: (Requests.Record) -> Bool = { $0.outcome == "image" }
+    moment.expectOneRequestAtATime(
+      per: client.requests, keepsSuccess: true, succeeded: succeeded)
+    moment.expectAgreement(on: Image.self)
+    moment.expectKeepsWhatItReturned(client.requests)
+    moment.expectFailuresAreFresh(client.requests, failed: { !succeeded($0) })
+    moment.expectNobodyWaitsForAnotherKey(client.requests)
+  }
+}

@@ -29,7 +29,7 @@ public final class Scenario: Sendable {
   private struct Waiter {
     let condition: @Sendable () -> Bool
     let continuation: CheckedContinuation<Bool, Never>
-    var timer: DispatchWorkItem?
+    let deadline: ContinuousClock.Instant
   }
 
   private struct WeakRequests {
@@ -174,25 +174,28 @@ public final class Scenario: Sendable {
       // the global executor over; from its first suspension on, it runs on the scheduler.
       await Task.yield()
     }
+    let deadline = ContinuousClock.now + timeLimit
     return await withCheckedContinuation { continuation in
-      let id = state.withLock { state in
-        let id = state.nextWaiterID
+      state.withLock { state in
+        state.waiters[state.nextWaiterID] = Waiter(
+          condition: condition, continuation: continuation, deadline: deadline)
         state.nextWaiterID += 1
-        state.waiters[id] = Waiter(condition: condition, continuation: continuation)
-        return id
-      }
-      // A backstop, not a way to wait: the wait normally ends long before the timer fires.
-      let timer = DispatchWorkItem { [weak self] in self?.resolveWaiter(id, satisfied: false) }
-      let stillWaiting = state.withLock { state in
-        state.waiters[id]?.timer = timer
-        return state.waiters[id] != nil
-      }
-      if stillWaiting {
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeLimit.seconds, execute: timer)
       }
       // Off the scheduler's thread (a test on the main actor), no job of the scheduler's is the
       // one asking, so "settled" can be read now.
       checkWaiters(betweenJobs: !Scheduler.shared.isCurrentThread)
+    }
+  }
+
+  /// Ends the waits whose deadline has passed, as unsatisfied. The scheduler's watchdog calls this
+  /// a few times a second; it is a backstop for a run that stopped making progress, never the way
+  /// a wait ends.
+  func expireWaiters(at now: ContinuousClock.Instant) {
+    let expired = state.withLock { state in
+      state.waiters.filter { $0.value.deadline <= now }.map(\.key)
+    }
+    for id in expired {
+      resolveWaiter(id, satisfied: false)
     }
   }
 
@@ -319,14 +322,14 @@ public final class Scenario: Sendable {
 
   private func resolveWaiter(_ id: Int, satisfied: Bool) {
     guard let waiter = state.withLock({ $0.waiters.removeValue(forKey: id) }) else { return }
-    waiter.timer?.cancel()
     waiter.continuation.resume(returning: satisfied)
   }
 
   static func callerName(_ index: Int) -> String {
-    let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
-    return index < letters.count ? String(letters[index]) : "#\(index + 1)"
+    index < letters.count ? letters[index] : "#\(index + 1)"
   }
+
+  private static let letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ".map(String.init)
 }
 
 /// What one caller did, as the scenario saw it, on the scenario's clock.

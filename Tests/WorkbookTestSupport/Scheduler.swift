@@ -64,6 +64,9 @@ final class Scheduler: @unchecked Sendable {
     // Jobs of Swift Testing itself run here too; give them the stack a main thread would have.
     thread.stackSize = 8 << 20
     thread.start()
+    let watchdog = Thread { [self] in watchTheClock() }
+    watchdog.name = "workbook watchdog"
+    watchdog.start()
   }
 
   // MARK: Work
@@ -132,12 +135,30 @@ final class Scheduler: @unchecked Sendable {
     condition.unlock()
   }
 
+  /// Lets the scenarios that may just have settled check their waits. While work from the global
+  /// executor is waiting to run, no scenario can have settled, and the checks are skipped.
   private func notifyScenarios() {
     condition.lock()
-    let live = scenarios.values.compactMap(\.scenario)
+    let globalWorkWaits = queue.contains { $0.lane == nil }
+    let live = globalWorkWaits ? [] : scenarios.values.compactMap(\.scenario)
     condition.unlock()
     for scenario in live {
       scenario.checkWaiters(betweenJobs: true)
+    }
+  }
+
+  /// Ends, a few times a second, the waits that have passed their scenario's time limit: the
+  /// backstop for a run that stopped making progress.
+  private func watchTheClock() {
+    while true {
+      Thread.sleep(forTimeInterval: 0.1)
+      condition.lock()
+      let live = scenarios.values.compactMap(\.scenario)
+      condition.unlock()
+      let now = ContinuousClock.now
+      for scenario in live {
+        scenario.expireWaiters(at: now)
+      }
     }
   }
 

@@ -1,0 +1,104 @@
+/// One decision the explorer makes at a settled moment: the only kind of moment at which anything
+/// that changes an actor's outcome can be decided, because between two of them the actor runs
+/// alone.
+///
+/// A schedule is a list of choices. Written out, each choice is one short token, so that a whole
+/// schedule fits on one line and can be handed back to the test to replay it:
+///
+/// | token            | choice                                                              |
+/// | ---------------- | ------------------------------------------------------------------- |
+/// | `B`              | caller B makes its call                                             |
+/// | `A=image`        | A's waiting request finishes with the outcome `image`               |
+/// | `A.news=error`   | the same, naming the request's key when A has several waiting        |
+/// | `A=image+hold`   | the same, and A is held in the gap before it can resume              |
+/// | `resume:A`       | the held caller A may resume                                        |
+/// | `cancel:A`       | A's task is cancelled                                               |
+/// | `deliver`        | the world takes a step of its own, such as a socket delivering      |
+enum Choice: Hashable, Sendable, CustomStringConvertible {
+  case start(caller: String)
+  case answer(caller: String?, key: String?, outcome: String, hold: Bool)
+  case resume(caller: String)
+  case cancel(caller: String)
+  case step(String)
+
+  /// The name used for a request whose work carries no caller's name (a `Task.detached`).
+  static let unnamed = "detached"
+
+  var description: String {
+    switch self {
+    case .start(let caller): caller
+    case .answer(let caller, let key, let outcome, let hold):
+      (caller ?? Self.unnamed) + (key.map { ".\(Self.compact($0))" } ?? "") + "=\(outcome)"
+        + (hold ? "+hold" : "")
+    case .resume(let caller): "resume:\(caller)"
+    case .cancel(let caller): "cancel:\(caller)"
+    case .step(let name): name
+    }
+  }
+
+  /// A key as a token spells it: without spaces.
+  static func compact(_ key: String) -> String {
+    key.filter { !$0.isWhitespace }
+  }
+
+  /// Reads a token back; `nil` when it is not one.
+  init?(token: String) {
+    if let caller = token.dropPrefix("resume:") {
+      self = .resume(caller: caller)
+    } else if let caller = token.dropPrefix("cancel:") {
+      self = .cancel(caller: caller)
+    } else if let equals = token.firstIndex(of: "=") {
+      var outcome = String(token[token.index(after: equals)...])
+      let hold = outcome.hasSuffix("+hold")
+      if hold { outcome.removeLast("+hold".count) }
+      let who = token[..<equals]
+      let dot = who.firstIndex(of: ".")
+      let caller = String(who[..<(dot ?? who.endIndex)])
+      let key = dot.map { String(who[who.index(after: $0)...]) }
+      guard !caller.isEmpty, !outcome.isEmpty else { return nil }
+      self = .answer(
+        caller: caller == Self.unnamed ? nil : caller, key: key, outcome: outcome, hold: hold)
+    } else if let first = token.first, first.isUppercase {
+      self = .start(caller: token)
+    } else if let first = token.first, first.isLowercase {
+      self = .step(token)
+    } else {
+      return nil
+    }
+  }
+}
+
+extension String {
+  fileprivate func dropPrefix(_ prefix: String) -> String? {
+    hasPrefix(prefix) && count > prefix.count ? String(dropFirst(prefix.count)) : nil
+  }
+}
+
+/// A schedule written on one line, as failure messages print it and the test replays it.
+struct Schedule: Sendable, CustomStringConvertible {
+  var choices: [Choice]
+
+  var description: String {
+    choices.map(\.description).joined(separator: " ")
+  }
+
+  init(_ choices: [Choice]) {
+    self.choices = choices
+  }
+
+  /// Reads a schedule back, or says which token it cannot read.
+  init(parsing text: String) throws(ScheduleError) {
+    var choices: [Choice] = []
+    for token in text.split(whereSeparator: \.isWhitespace) {
+      guard let choice = Choice(token: String(token)) else {
+        throw ScheduleError(description: "`\(token)` is not a step of a schedule")
+      }
+      choices.append(choice)
+    }
+    self.choices = choices
+  }
+}
+
+struct ScheduleError: Error, CustomStringConvertible {
+  let description: String
+}

@@ -1,0 +1,536 @@
+import Foundation
+import Testing
+
+/// Checks an actor's promise in every schedule of a few calls, within a bound.
+///
+/// A scripted test picks one interleaving and says what must come of it. An exploration picks
+/// none: it runs the calls again and again, each time from a fresh world, and at every settled
+/// moment it tries each thing that could happen next, depth first, in a fixed order:
+/// - a caller who has not called yet makes its call;
+/// - the world takes a step of its own ("deliver", "close");
+/// - a waiting request finishes, with each outcome its fake knows, and optionally with its caller
+///   held in the gap between the answer and its resuming;
+/// - a held caller resumes;
+/// - a caller is cancelled.
+///
+/// Between two settled moments the actor runs alone, so these choices are all that can change an
+/// outcome, and the exploration covers every interleaving of the calls within the bounds. It
+/// checks the world's promise at every settled moment and at the end. The first schedule that
+/// breaks it is shrunk to the fewest steps that still break it, and reported with its timeline
+/// and a one-line schedule that replays exactly that run:
+///
+///     WORKBOOK_REPLAY='02: A B A=image' swift test --filter Chapter02Tests
+///
+/// The same schedules run in the same order every time: the scheduler makes every run of a
+/// schedule the same run.
+public struct Exploration<World: ExplorationWorld>: Sendable {
+  /// The calls, one per caller: the first is caller A's, the second B's, and so on.
+  public let calls: [World.Call]
+  public let bounds: ExplorationBounds
+  /// The chapter, such as `02`, read from the test's module, `Chapter02Tests`.
+  private let chapter: String
+  private let sourceLocation: SourceLocation
+
+  public init(
+    _ world: World.Type,
+    calls: [World.Call],
+    bounds: ExplorationBounds = ExplorationBounds(),
+    fileID: String = #fileID,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    precondition(calls.count <= 26, "an exploration names its callers A to Z")
+    self.calls = calls
+    self.bounds = bounds
+    let module = fileID.prefix { $0 != "/" }
+    chapter = String(module.drop { !$0.isNumber }.prefix { $0.isNumber })
+    self.sourceLocation = sourceLocation
+  }
+
+  /// What exploring found: how many schedules ran, and how long they took.
+  public struct Summary: Sendable {
+    public let schedules: Int
+    public let seconds: Double
+  }
+
+  /// Explores every schedule within the bounds, or replays the one `WORKBOOK_REPLAY` names for
+  /// this chapter, and records an issue for the first broken promise.
+  @discardableResult
+  public func run() async -> Summary {
+    let clock = ContinuousClock()
+    let start = clock.now
+    var schedules = 0
+    if let replay = Self.replayRequest(for: chapter) {
+      schedules = 1
+      await replayOnly(replay)
+    } else {
+      schedules = await exploreAll()
+    }
+    let elapsed = (clock.now - start).seconds
+    ExplorationLog.append(
+      chapter: chapter, schedules: schedules, seconds: elapsed, calls: calls.count)
+    return Summary(schedules: schedules, seconds: elapsed)
+  }
+
+  // MARK: Exploring
+
+  /// One decision point of the depth-first search: the choices that were open, and which one the
+  /// current schedule takes.
+  private struct Decision {
+    let open: [Choice]
+    var taken: Int
+  }
+
+  private func exploreAll() async -> Int {
+    var path: [Decision] = []
+    var schedules = 0
+    while true {
+      schedules += 1
+      var depth = 0
+      let run = await runSchedule { open, _ in
+        defer { depth += 1 }
+        if depth < path.count {
+          guard path[depth].open == open else { return .diverged(expected: path[depth].open) }
+          return .take(path[depth].open[path[depth].taken])
+        }
+        guard let first = open.first else { return .stop }
+        path.append(Decision(open: open, taken: 0))
+        return .take(first)
+      }
+      switch run.verdict {
+      case .kept:
+        break
+      case .broken(let broken):
+        await report(broken, from: run, after: schedules)
+        return schedules
+      case .diverged(let message):
+        Issue.record(
+          Comment(rawValue: "\(message)\n\(drawTimeline(run.events))"),
+          sourceLocation: sourceLocation)
+        return schedules
+      case .invalid:
+        preconditionFailure("a schedule of the search itself cannot be invalid")
+      }
+      // Backtrack: the deepest decision with a choice left takes its next one.
+      while let last = path.last, last.taken + 1 >= last.open.count {
+        path.removeLast()
+      }
+      guard !path.isEmpty else { return schedules }
+      path[path.count - 1].taken += 1
+      if schedules >= bounds.schedules {
+        Issue.record(
+          """
+          The exploration stopped after \(schedules) schedules without covering them all; the \
+          actor makes more requests than a correct one needs. Look at the scripted tests first.
+          """,
+          sourceLocation: sourceLocation)
+        return schedules
+      }
+    }
+  }
+
+  // MARK: Replaying and shrinking
+
+  private func replayOnly(_ text: String) async {
+    let schedule: Schedule
+    do {
+      schedule = try Schedule(parsing: text)
+    } catch {
+      Issue.record(
+        "WORKBOOK_REPLAY could not be read: \(error.description).", sourceLocation: sourceLocation)
+      return
+    }
+    let run = await replay(schedule)
+    switch run.verdict {
+    case .kept:
+      break
+    case .broken(let broken):
+      await report(broken, from: run, after: nil, shrunk: schedule)
+    case .invalid(let token):
+      Issue.record(
+        Comment(
+          rawValue: """
+            WORKBOOK_REPLAY asks for `\(token)`, which could not happen at that point of the \
+            schedule: the actor behaves differently now from the run that printed the schedule.
+            \(drawTimeline(run.events))
+            """), sourceLocation: sourceLocation)
+    case .diverged(let message):
+      Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+    }
+  }
+
+  /// Runs `schedule`'s choices, then brings the run to its end the plainest way: held callers
+  /// resume, waiting requests finish with their default outcome, and the world takes the steps
+  /// that end a run; nobody new calls.
+  private func replay(_ schedule: Schedule) async -> Run {
+    var index = 0
+    return await runSchedule { open, ending in
+      defer { index += 1 }
+      if index < schedule.choices.count {
+        let wanted = schedule.choices[index]
+        return open.contains(wanted) ? .take(wanted) : .invalid(wanted.description)
+      }
+      return ending.map(Step.take) ?? .stop
+    }
+  }
+
+  /// Drops choices one at a time, keeping each drop after which the schedule still breaks the same
+  /// part of the promise.
+  private func shrink(_ schedule: Schedule, rule: String) async -> (Schedule, Run)? {
+    var current = schedule
+    var last: Run?
+    var dropped = true
+    while dropped {
+      dropped = false
+      var index = 0
+      while index < current.choices.count {
+        var candidate = current
+        candidate.choices.remove(at: index)
+        let run = await replay(candidate)
+        if case .broken(let broken) = run.verdict, broken.rule == rule {
+          current = candidate
+          last = run
+          dropped = true
+        } else {
+          index += 1
+        }
+      }
+    }
+    return last.map { (current, $0) }
+  }
+
+  private func report(
+    _ broken: BrokenPromise, from run: Run, after schedules: Int?, shrunk given: Schedule? = nil
+  ) async {
+    var schedule = given ?? Schedule(run.choices)
+    var shown = run
+    var shownBroken = broken
+    if given == nil {
+      // The full schedule, replayed, must break the promise again before it is shrunk.
+      if let (smaller, smallerRun) = await shrink(schedule, rule: broken.rule),
+        case .broken(let smallerBroken) = smallerRun.verdict
+      {
+        schedule = smaller
+        shown = smallerRun
+        shownBroken = smallerBroken
+      }
+    }
+    let found =
+      schedules.map {
+        "Schedule \($0) of the exploration broke the promise (\(shownBroken.rule))."
+      } ?? "The replayed schedule broke the promise (\(shownBroken.rule))."
+    let replay =
+      "WORKBOOK_REPLAY='\(chapter): \(schedule)' swift test --filter Chapter\(chapter)Tests"
+    Issue.record(
+      Comment(
+        rawValue: """
+          \(found)
+          \(shownBroken.message)
+          The schedule, shrunk to the steps that still break it: \(schedule)
+          \(Self.legend(for: schedule))
+          \(drawTimeline(shown.events))
+          Replay exactly this run: \(replay)
+          """), sourceLocation: sourceLocation)
+  }
+
+  /// What the kinds of step in `schedule` mean, in one line.
+  private static func legend(for schedule: Schedule) -> String {
+    var parts: [String] = []
+    let choices = schedule.choices
+    if choices.contains(where: { if case .start = $0 { true } else { false } }) {
+      parts.append("a letter: that caller makes its call")
+    }
+    if choices.contains(where: { if case .answer = $0 { true } else { false } }) {
+      parts.append("A=outcome: A's waiting request finishes that way")
+    }
+    if choices.contains(where: { if case .answer(_, _, _, true) = $0 { true } else { false } }) {
+      parts.append("+hold: and A is held before it resumes")
+    }
+    if choices.contains(where: { if case .resume = $0 { true } else { false } }) {
+      parts.append("resume:A: A may resume")
+    }
+    if choices.contains(where: { if case .cancel = $0 { true } else { false } }) {
+      parts.append("cancel:A: A's task is cancelled")
+    }
+    parts.append("then every request still waiting finishes in the usual way")
+    return "(" + parts.joined(separator: "; ") + ".)"
+  }
+
+  // MARK: One run
+
+  /// What a chooser answers at a settled moment.
+  private enum Step {
+    case take(Choice)
+    /// The schedule is complete.
+    case stop
+    /// A replayed choice is not open here.
+    case invalid(String)
+    /// The open choices differ from those of an earlier run of the same schedule.
+    case diverged(expected: [Choice])
+  }
+
+  private struct Run {
+    enum Verdict {
+      case kept
+      case broken(BrokenPromise)
+      case invalid(String)
+      case diverged(String)
+    }
+
+    var verdict: Verdict
+    var choices: [Choice]
+    var events: [Event]
+  }
+
+  /// Runs one schedule from a fresh world, asking `choose` at every settled moment what happens
+  /// next, and checking the promise there and at the end.
+  ///
+  /// `choose` is given the open choices and, of those, the one that brings a replay to its end the
+  /// plainest way, if any.
+  private func runSchedule(_ choose: ([Choice], Choice?) -> Step) async -> Run {
+    let scenario = Scenario()
+    let world = World(scenario)
+    let plain = Set(world.fakes.map { $0.requests.outcomes[0] } + [Requests.cancelled])
+    var taken: [Choice] = []
+    func finish(_ verdict: Run.Verdict) -> Run {
+      Run(verdict: verdict, choices: taken, events: scenario.events)
+    }
+    while true {
+      do {
+        try await scenario.settle()
+      } catch {
+        return finish(.broken(BrokenPromise(rule: "it settles", message: "\(error)")))
+      }
+      if let broken = await check(world, in: scenario, isEnd: false) {
+        return finish(.broken(broken))
+      }
+      let open = openChoices(world, in: scenario, taken: taken, plain: plain)
+      let ending = Set(world.steps().filter(\.endsTheRun).map(\.name))
+      let end = Self.plainestEnding(of: open, plainOutcomes: plain, endingSteps: ending)
+      switch choose(open, end) {
+      case .take(let choice):
+        guard taken.count < bounds.steps else {
+          return finish(
+            .broken(
+              BrokenPromise(
+                rule: "it comes to an end",
+                message: """
+                  After \(bounds.steps) steps the callers had still not all returned: the actor \
+                  keeps starting new work.
+                  """)))
+        }
+        taken.append(choice)
+        apply(choice, to: world, in: scenario)
+      case .stop:
+        if let broken = await check(world, in: scenario, isEnd: true) {
+          return finish(.broken(broken))
+        }
+        return finish(.kept)
+      case .invalid(let token):
+        return finish(.invalid(token))
+      case .diverged(let expected):
+        return finish(
+          .diverged(
+            """
+            The same schedule gave a different run: after \(Schedule(taken)), the choices open \
+            were \(Schedule(open)), where an earlier run had \(Schedule(expected)). Does the \
+            actor use a clock, a random number, or a thread of its own?
+            """))
+      }
+    }
+  }
+
+  private func check(_ world: World, in scenario: Scenario, isEnd: Bool) async -> BrokenPromise? {
+    let callers = scenario.callers
+    let moment = Moment(
+      world: world, callers: callers, calls: callsByCaller(callers), isEnd: isEnd)
+    if isEnd {
+      for caller in callers where !caller.hasFinished {
+        moment.expect(
+          false, "every caller returns",
+          """
+          Caller \(caller.name) never returned from \(caller.operation): when every request had \
+          finished, nothing was left that could resume it. Is it waiting for work that waits for \
+          it, or for a continuation that nobody resumes?
+          """)
+      }
+    }
+    await world.checkPromise(moment)
+    return moment.brokenPromises.first
+  }
+
+  private func callsByCaller(_ callers: [CallerRecord]) -> [String: World.Call] {
+    var calls: [String: World.Call] = [:]
+    for caller in callers {
+      if let index = Self.index(of: caller.name) { calls[caller.name] = self.calls[index] }
+    }
+    return calls
+  }
+
+  /// The choices open at a settled moment, in the fixed order of the search.
+  ///
+  /// `plain` names the outcomes that are no more than a request's default.
+  private func openChoices(
+    _ world: World, in scenario: Scenario, taken: [Choice], plain: Set<String>
+  ) -> [Choice] {
+    let callers = scenario.callers
+    let started = Set(callers.map(\.name))
+    var open: [Choice] = []
+
+    // Who calls next. Two callers who would make the same call are interchangeable, so only the
+    // first of them may go next.
+    var seen: Set<World.Call> = []
+    for (index, call) in calls.enumerated() {
+      let name = Scenario.callerName(index)
+      guard !started.contains(name) else { continue }
+      if seen.insert(call).inserted { open.append(.start(caller: name)) }
+    }
+
+    open += world.steps().map { .step($0.name) }
+
+    let unusual = taken.count { choice in
+      if case .answer(_, _, let outcome, _) = choice {
+        !plain.contains(outcome)
+      } else {
+        false
+      }
+    }
+    let holds = taken.count { if case .answer(_, _, _, true) = $0 { true } else { false } }
+    let cancels = taken.count { if case .cancel = $0 { true } else { false } }
+    let records = callers.reduce(into: [String: CallerRecord]()) { $0[$1.name] = $1 }
+
+    let waiting = world.fakes.flatMap { fake in
+      let requests = fake.requests
+      let numbers = Set(requests.waiting)
+      return requests.records.filter { numbers.contains($0.number) }.map { (requests, $0) }
+    }
+    var offered: Set<Choice> = []
+    for (requests, record) in waiting {
+      let sameCaller = waiting.count { $0.1.caller == record.caller }
+      let key = sameCaller > 1 ? Choice.compact(record.key) : nil
+      let outcomes =
+        record.wasCancelled
+        ? [Requests.cancelled]
+        : requests.outcomes.enumerated().filter {
+          $0.offset == 0 || unusual < bounds.unusualOutcomes
+        }
+        .map(\.element)
+      let holdable =
+        holds < bounds.holds
+        && record.caller.flatMap { records[$0] }.map { !$0.hasFinished && !$0.isHeld } ?? false
+      for outcome in outcomes {
+        for hold in holdable ? [false, true] : [false] {
+          let choice = Choice.answer(
+            caller: record.caller, key: key, outcome: outcome, hold: hold)
+          if offered.insert(choice).inserted { open.append(choice) }
+        }
+      }
+    }
+
+    // A caller held and let go again at once is no different from one never held, unless nothing
+    // else can happen in the gap.
+    let justHeld: String? =
+      if case .answer(let caller?, _, _, true)? = taken.last { caller } else { nil }
+    let resumes = callers.filter(\.isHeld).map { Choice.resume(caller: $0.name) }
+    open += resumes.filter { $0 != .resume(caller: justHeld ?? "") }
+    if cancels < bounds.cancellations {
+      open += callers.filter { !$0.hasFinished && !$0.wasCancelled }.map {
+        .cancel(caller: $0.name)
+      }
+    }
+    return open.isEmpty ? resumes : open
+  }
+
+  private func apply(_ choice: Choice, to world: World, in scenario: Scenario) {
+    switch choice {
+    case .start(let name):
+      let call = calls[Self.index(of: name)!]
+      _ = scenario.start([name], call.description) { try await world.perform(call) }
+    case .answer(let caller, let key, let outcome, let hold):
+      let match = world.fakes.lazy.compactMap { fake -> (Requests, Requests.Record)? in
+        let requests = fake.requests
+        let record = requests.waiting.lazy.compactMap { requests.record($0) }.first { record in
+          record.caller == caller && (key.map { Choice.compact(record.key) == $0 } ?? true)
+        }
+        return record.map { (requests, $0) }
+      }.first
+      guard let (requests, record) = match else { return }
+      if hold, let caller {
+        scenario.recordTestStep("holds \(caller) back")
+        scenario.setHeld(true, caller)
+      }
+      requests.release(record.number, as: outcome == Requests.cancelled ? nil : outcome)
+    case .resume(let name):
+      scenario.recordTestStep("lets \(name) resume")
+      scenario.setHeld(false, name)
+    case .cancel(let name):
+      scenario.recordTestStep("cancels \(name)")
+      scenario.cancel(name)
+    case .step(let name):
+      world.take(name)
+    }
+  }
+
+  private static func index(of name: String) -> Int? {
+    guard name.count == 1, let letter = name.unicodeScalars.first, letter.properties.isUppercase
+    else { return nil }
+    return Int(letter.value) - Int(("A" as Unicode.Scalar).value)
+  }
+
+  /// The schedule `WORKBOOK_REPLAY` asks this chapter to replay, written `02: A B A=image`.
+  private static func replayRequest(for chapter: String) -> String? {
+    guard let request = ProcessInfo.processInfo.environment["WORKBOOK_REPLAY"],
+      let colon = request.firstIndex(of: ":")
+    else { return nil }
+    let named = request[..<colon].trimmingCharacters(in: .whitespaces)
+    guard named == chapter || Int(named) == Int(chapter) else { return nil }
+    return String(request[request.index(after: colon)...])
+  }
+}
+
+extension Exploration {
+  /// What a replay that has run out of choices does next: a held caller resumes, else a waiting
+  /// request finishes in the plain way, else the world takes a step that ends the run.
+  fileprivate static func plainestEnding(
+    of open: [Choice], plainOutcomes: Set<String>, endingSteps: Set<String>
+  ) -> Choice? {
+    let resume = open.first { if case .resume = $0 { true } else { false } }
+    let answer = open.first {
+      if case .answer(_, _, let outcome, false) = $0 {
+        plainOutcomes.contains(outcome)
+      } else {
+        false
+      }
+    }
+    let step = open.first {
+      if case .step(let name) = $0 { endingSteps.contains(name) } else { false }
+    }
+    return resume ?? answer ?? step
+  }
+}
+
+/// How far an exploration goes. Each bound keeps the count of schedules in the hundreds or low
+/// thousands; the defaults suit three callers.
+public struct ExplorationBounds: Sendable {
+  /// How many requests of one schedule may finish in a way other than their fake's default, such
+  /// as a failure or a rejection.
+  public var unusualOutcomes: Int
+  /// How many times one schedule may hold a caller in the gap after its request finished.
+  public var holds: Int
+  /// How many callers one schedule may cancel.
+  public var cancellations: Int
+  /// The most steps one schedule may take before the actor counts as never coming to an end.
+  public var steps: Int
+  /// The most schedules one exploration runs.
+  public var schedules: Int
+
+  public init(
+    unusualOutcomes: Int = 1, holds: Int = 1, cancellations: Int = 0, steps: Int = 60,
+    schedules: Int = 20_000
+  ) {
+    self.unusualOutcomes = unusualOutcomes
+    self.holds = holds
+    self.cancellations = cancellations
+    self.steps = steps
+    self.schedules = schedules
+  }
+}

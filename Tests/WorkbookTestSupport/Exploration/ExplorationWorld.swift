@@ -1,0 +1,126 @@
+/// An actor in the world the explorer runs it in: its fakes, the calls callers can make, and the
+/// promise it keeps.
+///
+/// The explorer builds a fresh world for every schedule, so nothing carries over between two
+/// runs. A chapter's test file writes one of these next to its scripted tests:
+///
+/// ```swift
+/// struct ImageCacheWorld: ExplorationWorld {
+///   let client: FakeImageClient
+///   let cache: ImageCache
+///   init(_ scenario: Scenario) { … }
+///   var fakes: [any FakeService] { [client] }
+///   func perform(_ call: Call) async throws -> any Sendable { … }
+///   func checkPromise(_ moment: Moment<Self>) async { … }
+/// }
+/// ```
+public protocol ExplorationWorld: Sendable {
+  /// What a caller can ask the actor, such as `image(for: cat.png)`.
+  associatedtype Call: ExploredCall
+
+  init(_ scenario: Scenario)
+
+  /// The fakes whose waiting requests the explorer answers.
+  var fakes: [any FakeService] { get }
+
+  /// Makes `call` on the actor, as a caller's task does.
+  func perform(_ call: Call) async throws -> any Sendable
+
+  /// What the world can do on its own right now, such as a socket delivering its next message.
+  func steps() -> [WorldStep]
+
+  /// Takes the step named `name`, one of ``steps()``.
+  func take(_ name: String)
+
+  /// Checks the chapter's promise at a settled moment, recording with ``Moment/expect(_:_:_:)``
+  /// whatever does not hold. It may ask the actor about its state: at a settled moment the actor is
+  /// free, and a question that does not suspend changes nothing.
+  func checkPromise(_ moment: Moment<Self>) async
+}
+
+extension ExplorationWorld {
+  public func steps() -> [WorldStep] { [] }
+  public func take(_ name: String) {}
+}
+
+/// A call a caller can make in an exploration.
+public protocol ExploredCall: Hashable, Sendable, CustomStringConvertible {
+  /// What the call is for, such as `cat.png`, when the promise speaks of callers of the same key;
+  /// `nil` for a call that is for no key. The description is how the timeline shows the call.
+  var key: String? { get }
+}
+
+extension ExploredCall {
+  public var key: String? { nil }
+}
+
+/// Something a world can do on its own at a settled moment.
+public struct WorldStep: Sendable {
+  /// How the step reads in a schedule: one lowercase word, such as `deliver`.
+  public let name: String
+  /// Whether a replayed schedule that has run out of steps takes this one to bring the run to its
+  /// end, as closing a socket does. Steps that only add work, such as delivering another message,
+  /// are not taken.
+  public let endsTheRun: Bool
+
+  public init(_ name: String, endsTheRun: Bool = false) {
+    self.name = name
+    self.endsTheRun = endsTheRun
+  }
+}
+
+/// A settled moment of one schedule: what the callers and the fakes have seen so far.
+public final class Moment<World: ExplorationWorld>: Sendable {
+  public let world: World
+  /// Every caller started so far, in the order they started.
+  public let callers: [CallerRecord]
+  /// Whether the schedule has ended: every caller has had its chance to return.
+  public let isEnd: Bool
+  private let calls: [String: World.Call]
+  private let broken = Locked<[BrokenPromise]>([])
+
+  /// Each caller whose call is for a key, with that key.
+  let keyed: [(caller: CallerRecord, key: String)]
+
+  init(world: World, callers: [CallerRecord], calls: [String: World.Call], isEnd: Bool) {
+    self.world = world
+    self.callers = callers
+    self.calls = calls
+    self.isEnd = isEnd
+    keyed = callers.compactMap { caller in calls[caller.name]?.key.map { (caller, $0) } }
+  }
+
+  /// What caller `record` asked.
+  public func call(of record: CallerRecord) -> World.Call {
+    calls[record.name]!
+  }
+
+  /// Whether the test holds a caller back in a gap right now. What a caller in a gap is about to
+  /// do has not happened yet, so a promise about the actor's state may have to wait for it.
+  public var someoneIsHeld: Bool {
+    callers.contains(where: \.isHeld)
+  }
+
+  /// Records that `condition` does not hold: the part of the promise named `rule` is broken.
+  ///
+  /// - Parameters:
+  ///   - rule: a short name of the promise's part, such as "one download per image"; shrinking a
+  ///     failing schedule keeps only schedules that break the same part.
+  ///   - message: what was expected, what happened, and where; a timeline follows it.
+  public func expect(
+    _ condition: Bool, _ rule: String, _ message: @autoclosure () -> String
+  ) {
+    guard !condition else { return }
+    let text = message()
+    broken.withLock { $0.append(BrokenPromise(rule: rule, message: text)) }
+  }
+
+  var brokenPromises: [BrokenPromise] {
+    broken.value
+  }
+}
+
+struct BrokenPromise: Sendable {
+  let rule: String
+  let message: String
+}
