@@ -122,3 +122,42 @@ struct ImageCacheGuardTests {
     )
   }
 }
+
+@Suite("Chapter 01: every interleaving", .exposesBug)
+struct ImageCacheExplorationTests {
+  @Test("Three callers, in every order and with every answer, agree on one image")
+  func everyInterleavingKeepsThePromise() async {
+    await Exploration(
+      ImageCacheWorld.self, calls: [.image(.cat), .image(.cat), .image(.dog)],
+      // Nothing happens in this cache between a download's end and its caller's resuming: holding
+      // a caller in that gap could change nothing, so the exploration does not.
+      bounds: ExplorationBounds(holds: 0)
+    ).run()
+  }
+}
+
+/// The cache in a world of its own, with the promise it keeps in every schedule.
+struct ImageCacheWorld: ExplorationWorld {
+  let client: FakeImageClient
+  let cache: ImageCache
+
+  init(_ scenario: Scenario) {
+    client = FakeImageClient(scenario)
+    cache = ImageCache(client: client)
+  }
+
+  var fakes: [any FakeService] { [client] }
+
+  func perform(_ call: ImageCall) async throws -> any Sendable {
+    try await cache.image(for: call.url)
+  }
+
+  /// Every caller of one URL gets the same image, the one the cache kept; a kept image costs no
+  /// download; a failure is never kept; and nobody waits for another image's download.
+  func checkPromise(_ moment: Moment<Self>) async {
+    moment.expectAgreement(on: Image.self)
+    moment.expectKeepsWhatItReturned(client.requests)
+    moment.expectFailuresAreFresh(client.requests, failed: { $0.outcome != "image" })
+    moment.expectNobodyWaitsForAnotherKey(client.requests)
+  }
+}

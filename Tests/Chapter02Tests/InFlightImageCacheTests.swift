@@ -151,15 +151,6 @@ struct InFlightExplorationTests {
 
 /// The cache in a world of its own, with the promise it keeps in every schedule.
 struct ImageCacheWorld: ExplorationWorld {
-  struct Call: ExploredCall {
-    let url: URL
-    let key: String?
-
-    static func image(_ url: URL) -> Self { Self(url: url, key: url.lastPathComponent) }
-
-    var description: String { "image(for: \(key!))" }
-  }
-
   let client: FakeImageClient
   let cache: ImageCache
 
@@ -170,7 +161,7 @@ struct ImageCacheWorld: ExplorationWorld {
 
   var fakes: [any FakeService] { [client] }
 
-  func perform(_ call: Call) async throws -> any Sendable {
+  func perform(_ call: ImageCall) async throws -> any Sendable {
     try await cache.image(for: call.url)
   }
 

@@ -103,3 +103,38 @@ struct MarketDataGuardTests {
     #expect(retried == FakeMarketDataFeed.snapshot(number: fetchesBefore + 1))
   }
 }
+
+@Suite("Chapter 03: every interleaving", .exposesBug)
+struct MarketDataExplorationTests {
+  @Test("Three readers, in every order and with every answer, share one fetch and agree")
+  func everyInterleavingKeepsThePromise() async {
+    let read = MethodCall("snapshot()", key: "the order book")
+    await Exploration(MarketDataWorld.self, calls: [read, read, read]).run()
+  }
+}
+
+/// The cache in a world of its own, with the promise it keeps in every schedule.
+struct MarketDataWorld: ExplorationWorld {
+  let feed: FakeMarketDataFeed
+  let cache: MarketDataCache
+
+  init(_ scenario: Scenario) {
+    feed = FakeMarketDataFeed(scenario)
+    cache = MarketDataCache(feed: feed)
+  }
+
+  var fakes: [any FakeService] { [feed] }
+
+  func perform(_ call: MethodCall) async throws -> any Sendable {
+    try await cache.snapshot()
+  }
+
+  /// Readers who ask while a fetch runs share it and get the same snapshot; a snapshot that
+  /// arrived costs no fetch; a failed fetch reaches only the readers who were waiting for it.
+  func checkPromise(_ moment: Moment<Self>) async {
+    moment.expectOneRequestAtATime(per: feed.requests, keepsSuccess: true, succeeded: { !$0.threw })
+    moment.expectAgreement(on: OrderBookSnapshot.self)
+    moment.expectKeepsWhatItReturned(feed.requests)
+    moment.expectFailuresAreFresh(feed.requests, failed: \.threw)
+  }
+}

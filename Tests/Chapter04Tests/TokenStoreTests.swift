@@ -100,3 +100,54 @@ struct TokenStoreGuardTests {
     #expect(token == "access-\(refreshesBefore + 1)")
   }
 }
+
+@Suite("Chapter 04: every interleaving", .exposesBug)
+struct TokenStoreExplorationTests {
+  @Test("Three callers, in every order and with every answer, share one refresh and stay signed in")
+  func everyInterleavingKeepsThePromise() async {
+    let call = MethodCall("validAccessToken()", key: "the access token")
+    await Exploration(TokenStoreWorld.self, calls: [call, call, call]).run()
+  }
+}
+
+/// The store in a world of its own, starting with an expired token, with the promise it keeps in
+/// every schedule.
+struct TokenStoreWorld: ExplorationWorld {
+  let server: FakeAuthServer
+  let store: TokenStore
+
+  init(_ scenario: Scenario) {
+    server = FakeAuthServer(scenario)
+    store = TokenStore(credentials: FakeAuthServer.expiredCredentials, server: server)
+  }
+
+  var fakes: [any FakeService] { [server] }
+
+  func perform(_ call: MethodCall) async throws -> any Sendable {
+    try await store.validAccessToken()
+  }
+
+  /// No refresh token is ever presented twice, so nobody is signed out; callers who find the
+  /// token expired while a refresh runs share it and get the same token; a renewed token costs no
+  /// refresh; a failed refresh reaches only the callers who were waiting for it.
+  func checkPromise(_ moment: Moment<Self>) async {
+    let rejected = server.requests.records.first { record in
+      server.requests.records.contains {
+        $0.key == record.key && $0.number < record.number && $0.isAnswered && !$0.threw
+      }
+    }
+    moment.expect(
+      rejected == nil, "a refresh token is used once",
+      """
+      \(rejected.map(server.requests.name(of:)) ?? "A refresh") presented \
+      \(rejected?.key ?? "a refresh token") after an earlier refresh had already used it: the \
+      server honours each refresh token once, so it rejects the second and signs the user out.
+      """)
+    moment.expectOneRequestAtATime(
+      per: server.requests, keepsSuccess: true, succeeded: { !$0.threw })
+    moment.expectAgreement(on: String.self)
+    let forTheToken: (Requests.Record) -> String = { _ in "the access token" }
+    moment.expectKeepsWhatItReturned(server.requests, subject: forTheToken)
+    moment.expectFailuresAreFresh(server.requests, failed: \.threw, subject: forTheToken)
+  }
+}

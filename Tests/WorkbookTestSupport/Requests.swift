@@ -20,6 +20,8 @@ public final class Requests: Sendable {
     public internal(set) var outcome: String?
     /// When its task was cancelled while it waited, if it was.
     public internal(set) var cancelledAt: Int?
+    /// Whether it ended by throwing: a failure, a rejection, or its task's cancellation.
+    public internal(set) var threw = false
 
     public var isAnswered: Bool { answeredAt != nil }
     public var wasCancelled: Bool { cancelledAt != nil }
@@ -143,6 +145,7 @@ public final class Requests: Sendable {
           let outcome = cancelled ? Self.cancelled : chosen ?? self.defaultOutcome
           self.finish(number, outcome: outcome)
           guard !cancelled else {
+            self.state.withLock { $0.records[number - 1].threw = true }
             return { continuation.resume(throwing: CancellationError()) }
           }
           do {
@@ -150,6 +153,7 @@ public final class Requests: Sendable {
             self.scenario.record(.requestFinished("\(self.noun) #\(number) \(summary)"), by: caller)
             return { continuation.resume(returning: response) }
           } catch {
+            self.state.withLock { $0.records[number - 1].threw = true }
             let failure = "\(self.noun) #\(number) fails: \(describe(error))"
             self.scenario.record(.requestFinished(failure), by: caller)
             return { continuation.resume(throwing: error) }

@@ -25,9 +25,10 @@ extension Moment {
           expect(
             false, "one \(requests.noun) at a time",
             """
-            \(requests.name(of: later)) started while \(requests.name(of: earlier)) was still \
-            running; expected one \(requests.noun) of \(later.key) at a time, shared by every \
-            caller who asks while it runs. \(describeCallers(of: later.key)).
+            \(requests.name(of: later))\(whose(later)) started while \
+            \(requests.name(of: earlier))\(whose(earlier)) was still running; expected one \
+            \(requests.noun) of \(later.key) at a time, shared by every caller who asks while it \
+            runs.
             """)
           return
         }
@@ -39,9 +40,9 @@ extension Moment {
           expect(
             false, "one \(requests.noun) at a time",
             """
-            \(requests.name(of: later)) started after \(requests.name(of: earlier)) had already \
-            succeeded; what it brought back should have been handed over, not fetched again.\
-            \(gap) \(describeCallers(of: later.key)).
+            \(requests.name(of: later))\(whose(later)) started after \
+            \(requests.name(of: earlier))\(whose(earlier)) had already succeeded; what it brought \
+            back should have been handed over, not fetched again.\(gap)
             """)
           return
         }
@@ -72,13 +73,16 @@ extension Moment {
 
   /// Once a caller has returned a value for a key, no request for that key starts: the value is
   /// kept.
+  ///
+  /// - Parameter subject: the key a request is for in the callers' terms, when it is not the
+  ///   request's own key (a refresh is made *with* a refresh token, *for* the access token).
   public func expectKeepsWhatItReturned(
-    _ requests: Requests
+    _ requests: Requests, subject: (Requests.Record) -> String = \.key
   ) {
     let records = requests.records
     for (caller, key) in keyed {
       guard let finished = caller.finishedAt, caller.error == nil else { continue }
-      let later = records.first { $0.key == key && $0.startedAt > finished }
+      let later = records.first { subject($0) == key && $0.startedAt > finished }
       expect(
         later == nil, "what was fetched is kept",
         """
@@ -92,9 +96,12 @@ extension Moment {
   /// A caller that threw (other than for its own cancellation) threw the failure of a request for
   /// its key that was under way while it asked: a failure is passed on, never kept for later.
   ///
-  /// - Parameter failed: whether a finished request is one whose failure a caller may pass on.
+  /// - Parameters:
+  ///   - failed: whether a finished request is one whose failure a caller may pass on.
+  ///   - subject: the key a request is for in the callers' terms, if not its own key.
   public func expectFailuresAreFresh(
-    _ requests: Requests, failed: (Requests.Record) -> Bool
+    _ requests: Requests, failed: (Requests.Record) -> Bool,
+    subject: (Requests.Record) -> String = \.key
   ) {
     let records = requests.records
     for (caller, key) in keyed {
@@ -109,7 +116,7 @@ extension Moment {
           callers.first { $0.name == record.caller }.map {
             ($0.finishedAt ?? .max) > caller.startedAt
           } ?? false
-        return record.key == key && record.startedAt < finished && failed(record)
+        return subject(record) == key && record.startedAt < finished && failed(record)
           && (record.answeredAt ?? .max > caller.startedAt || ownerStillWaiting)
       }
       expect(
@@ -142,11 +149,9 @@ extension Moment {
     }
   }
 
-  private func describeCallers(of key: String) -> String {
-    let names = keyed.filter { $0.key == key }.map(\.caller.name)
-    return names.count == 1
-      ? "Caller \(names[0]) asked for \(key)"
-      : "Callers \(names.joined(separator: ", ")) asked for \(key)"
+  /// ` (caller B's)`, naming whose work made a request.
+  private func whose(_ record: Requests.Record) -> String {
+    record.caller.map { " (caller \($0)'s)" } ?? ""
   }
 
   func describeResult(_ caller: CallerRecord) -> String {
