@@ -22,10 +22,12 @@ public actor BuyingPower {
     available -= order.cost
     do {
       return try await exchange.submit(order)
-    } catch {
-      // The exchange turned the order down, so nothing was spent.
+    } catch let rejection as OrderRejected {
+      // The exchange turned the order down, so nothing was spent. Any other error (a timeout, a
+      // lost connection, a cancelled caller) leaves the order's fate unknown: the exchange may
+      // still fill it, so the money stays reserved.
       available += order.cost
-      throw error
+      throw rejection
     }
   }
 }

@@ -30,7 +30,11 @@ public struct OrderConfirmation: Hashable, Sendable {
 
 /// Where orders go.
 public protocol Exchange: Sendable {
-  /// Sends an order and waits for the exchange to accept it; throws if the exchange rejects it.
+  /// Sends an order and waits for the exchange to accept it.
+  ///
+  /// Throws ``OrderRejected`` if the exchange turns the order down. Any other error (a timeout, a
+  /// lost connection, the caller's cancellation) means the answer never arrived: the exchange may
+  /// still have accepted the order and may fill it.
   func submit(_ order: Order) async throws -> OrderConfirmation
 }
 

@@ -129,8 +129,8 @@ struct ImageCacheExplorationTests {
   func everyInterleavingKeepsThePromise() async {
     await Exploration(
       ImageCacheWorld.self, calls: [.image(.cat), .image(.cat), .image(.dog)],
-      // Nothing happens in this cache between a download's end and its caller's resuming: holding
-      // a caller in that gap could change nothing, so the exploration does not.
+      // A download's image reaches the cache only when its caller resumes, so holding a caller in
+      // that gap is, to the cache, the same as a slower download; the exploration skips it.
       bounds: ExplorationBounds(holds: 0)
     ).run()
   }

@@ -125,3 +125,154 @@ struct DownloadManagerGuardTests {
     )
   }
 }
+
+@Suite("Chapter 05: every interleaving", .exposesBug)
+struct DownloadManagerExplorationTests {
+  @Test(
+    "Requests and cancellations for one key, in every order, leave the latest request in charge")
+  func everyInterleavingKeepsThePromise() async {
+    await Exploration(
+      DownloadManagerWorld.self,
+      calls: [
+        .download(.cat, for: "hero"), .download(.cat, for: "hero"), .cancel("hero"),
+      ]
+    ).run()
+  }
+}
+
+/// The manager in a world whose cancelled downloads take a moment to wind down, with the promise
+/// it keeps in every schedule.
+struct DownloadManagerWorld: ExplorationWorld {
+  enum Call: ExploredCall {
+    case download(URL, for: String)
+    case cancel(String)
+
+    var key: String? {
+      switch self {
+      case .download(_, let key), .cancel(let key): key
+      }
+    }
+
+    var description: String {
+      switch self {
+      case .download(let url, let key): "download(\(url.lastPathComponent), for: \(key))"
+      case .cancel(let key): "cancelDownload(for: \(key))"
+      }
+    }
+  }
+
+  let client: FakeImageClient
+  let manager: DownloadManager
+
+  init(_ scenario: Scenario) {
+    client = FakeImageClient(scenario)
+    client.cancelledRequestsWaitForRelease = true
+    manager = DownloadManager(client: client)
+  }
+
+  var fakes: [any FakeService] { [client] }
+
+  func perform(_ call: Call) async throws -> any Sendable {
+    switch call {
+    case .download(let url, let key): try await manager.download(url, for: key)
+    case .cancel(let key): await manager.cancelDownload(for: key)
+    }
+  }
+
+  /// The latest request for a key owns it: the key shows as downloading exactly while that request
+  /// is unfinished and not cancelled; a newer request or a cancellation cancels the download that
+  /// is really running for the key; a replaced request ends with `CancellationError`; and keys do
+  /// not wait for each other.
+  func checkPromise(_ moment: Moment<Self>) async {
+    let records = client.requests.records
+    let downloads = moment.callers.filter {
+      if case .download = moment.call(of: $0) { true } else { false }
+    }
+    let cancels = moment.callers.filter {
+      if case .cancel = moment.call(of: $0) { true } else { false }
+    }
+    /// The requests a caller's download made: in its own task or in a task it created.
+    func requests(of caller: CallerRecord) -> [Requests.Record] {
+      records.filter { $0.caller == caller.name }
+    }
+
+    for key in Set(downloads.compactMap { moment.call(of: $0).key }).sorted() {
+      let mine = downloads.filter { moment.call(of: $0).key == key }
+      let latest = mine.max { $0.startedAt < $1.startedAt }!
+      let cancelledSince = cancels.first {
+        $0.key(in: moment) == key && ($0.finishedAt ?? .max) > latest.startedAt
+          && $0.hasFinished
+      }
+      // Whatever replaced or cancelled a download must have cancelled it.
+      for older in mine where older.name != latest.name {
+        let running = requests(of: older).filter { $0.isInFlight && !$0.wasCancelled }
+        moment.expect(
+          running.isEmpty, "a newer request cancels the older one",
+          """
+          Caller \(latest.name)'s request for \(key) replaced caller \(older.name)'s, but \
+          \(running.map(client.requests.name(of:)).joined(separator: ", ")) still ran uncancelled.
+          """)
+      }
+      if let cancel = cancelledSince {
+        let running = requests(of: latest).filter { $0.isInFlight && !$0.wasCancelled }
+        moment.expect(
+          running.isEmpty, "cancelling a key cancels its download",
+          """
+          Caller \(cancel.name) cancelled the download for \(key), but \
+          \(running.map(client.requests.name(of:)).joined(separator: ", ")), the download \
+          caller \(latest.name) asked for, kept running.
+          """)
+      }
+      guard !moment.someoneIsHeld else { continue }
+      let expected = !latest.hasFinished && cancelledSince == nil
+      let shown = await manager.isDownloading(for: key)
+      moment.expect(
+        shown == expected, "the latest request owns its key",
+        """
+        isDownloading(for: \(key)) answered \(shown), but the latest request for \(key), caller \
+        \(latest.name)'s, \(latest.hasFinished ? "had finished" : cancelledSince != nil ? "had been cancelled by caller \(cancelledSince!.name)" : "was still running"): \
+        the key should show as downloading exactly while its latest request is unfinished.
+        """)
+    }
+
+    for download in downloads where download.hasFinished {
+      // A request replaced or cancelled before its download answered ends with
+      // CancellationError; one whose download had already answered may return what it got.
+      let answered = requests(of: download).compactMap(\.answeredAt).min() ?? .max
+      let stoppedBy = (downloads + cancels).first {
+        $0.name != download.name && $0.key(in: moment) == download.key(in: moment)
+          && $0.startedAt > download.startedAt && $0.startedAt < answered
+          && $0.startedAt < download.finishedAt!
+      }
+      if let image = download.value(as: Image.self) {
+        let source = FakeImageClient.downloadNumber(of: image).flatMap {
+          client.requests.record($0)
+        }
+        moment.expect(
+          stoppedBy == nil && source?.caller == download.name, "each request gets its own image",
+          """
+          Caller \(download.name) got \(describe(image)), \(stoppedBy.map { "though caller \($0.name) had replaced or cancelled its request before its download answered" } ?? "which is not the image its own download brought back").
+          """)
+      } else if let stoppedBy {
+        moment.expect(
+          download.error is CancellationError, "a replaced request ends with CancellationError",
+          """
+          Caller \(stoppedBy.name) replaced or cancelled caller \(download.name)'s request before \
+          its download answered, so \(download.name) should end with CancellationError, but it \
+          got \(moment.describeResult(download)).
+          """)
+      }
+    }
+    moment.expectNobodyWaitsForAnotherKey(
+      client.requests,
+      subject: { record in
+        downloads.first { $0.name == record.caller }?.key(in: moment) ?? record.key
+      })
+  }
+}
+
+extension CallerRecord {
+  fileprivate func key(in moment: Moment<DownloadManagerWorld>) -> String? {
+    moment.call(of: self).key
+  }
+}

@@ -108,3 +108,104 @@ struct BuyingPowerGuardTests {
     #expect(available == 0, "the account should be left with $0.00, not \(dollars(available))")
   }
 }
+
+@Suite("Chapter 06: every interleaving", .exposesBug)
+struct BuyingPowerExplorationTests {
+  @Test("Three orders, in every order and with every answer, never spend money twice")
+  func everyInterleavingKeepsThePromise() async {
+    await Exploration(
+      BuyingPowerWorld.self,
+      calls: [.place(sixtyDollars), .place(sixtyDollars), .place(fortyDollars)],
+      // An order's answer reaches the account only when its caller resumes, so holding a caller
+      // in that gap is, to the account, the same as a slower answer; the exploration skips it.
+      bounds: ExplorationBounds(holds: 0)
+    ).run()
+  }
+}
+
+/// An account of $100.00 in a world of its own, with the promise it keeps in every schedule.
+struct BuyingPowerWorld: ExplorationWorld {
+  struct Call: ExploredCall {
+    let order: Order
+
+    static func place(_ order: Order) -> Self { Self(order: order) }
+
+    var description: String { "place(\(order.quantity) \(order.symbol), \(dollars(order.cost)))" }
+  }
+
+  static let startingBalance = 10_000
+
+  let exchange: FakeExchange
+  let account: BuyingPower
+
+  init(_ scenario: Scenario) {
+    exchange = FakeExchange(scenario)
+    account = BuyingPower(available: Self.startingBalance, exchange: exchange)
+  }
+
+  var fakes: [any FakeService] { [exchange] }
+
+  func perform(_ call: Call) async throws -> any Sendable {
+    try await account.place(call.order)
+  }
+
+  /// `available` is always the starting balance minus every order that the exchange accepted, is
+  /// still deciding, or may still fill (its answer was lost), and never below zero; an order that
+  /// fits is never refused; and orders that fit go to the exchange at the same time.
+  func checkPromise(_ moment: Moment<Self>) async {
+    let records = exchange.requests.records
+    func order(of caller: CallerRecord) -> Requests.Record? {
+      records.first { $0.caller == caller.name }
+    }
+    /// Whether the money of `caller`'s order was given back by `time`: its order was rejected,
+    /// and the caller has heard so.
+    func refunded(_ caller: CallerRecord, by time: Int) -> Bool {
+      order(of: caller)?.outcome == "reject" && (caller.finishedAt ?? .max) <= time
+    }
+    /// What orders placed before `time` had reserved or spent at `time`.
+    func spent(at time: Int) -> Int {
+      moment.callers.reduce(0) { total, caller in
+        guard let submitted = order(of: caller), submitted.startedAt < time,
+          !refunded(caller, by: time)
+        else { return total }
+        return total + moment.call(of: caller).order.cost
+      }
+    }
+
+    let available = await account.available
+    moment.expect(
+      available >= 0, "the balance never goes below zero",
+      "The account holds \(dollars(available)): more was spent than it ever had.")
+    if !moment.someoneIsHeld {
+      let expected = Self.startingBalance - spent(at: .max)
+      moment.expect(
+        available == expected, "available is what is left",
+        """
+        available is \(dollars(available)), but the account started with \
+        \(dollars(Self.startingBalance)) and orders worth \(dollars(Self.startingBalance - expected)) \
+        are accepted, still at the exchange, or of unknown fate: \(dollars(expected)) should be \
+        left.
+        """)
+    }
+    for caller in moment.callers where caller.error is InsufficientBuyingPower {
+      let free = Self.startingBalance - spent(at: caller.startedAt)
+      let cost = moment.call(of: caller).order.cost
+      moment.expect(
+        free < cost, "an order that fits is placed",
+        """
+        Caller \(caller.name)'s order of \(dollars(cost)) was refused, though \(dollars(free)) \
+        was free when it was placed.
+        """)
+    }
+    guard !moment.someoneIsHeld else { return }
+    for caller in moment.callers where !caller.hasFinished {
+      moment.expect(
+        order(of: caller)?.isInFlight == true, "orders do not wait for each other",
+        """
+        Caller \(caller.name)'s order of \(dollars(moment.call(of: caller).order.cost)) is \
+        waiting, but it has not reached the exchange: an order that fits should not wait for \
+        another order's answer.
+        """)
+    }
+  }
+}

@@ -2,7 +2,7 @@ import Services
 import Testing
 
 /// How a value or an error reads in a timeline and in a failure message.
-func describe(_ value: Any) -> String {
+public func describe(_ value: Any) -> String {
   if value is CancellationError {
     return "CancellationError"
   }

@@ -7,7 +7,8 @@ public final class FakeExchange: Exchange, FakeService {
 
   public init(_ scenario: Scenario) {
     requests = Requests(
-      noun: "order", preposition: "for", outcomes: ["accept", "reject"], scenario: scenario)
+      noun: "order", preposition: "for", outcomes: ["accept", "reject", "unknown"],
+      scenario: scenario)
   }
 
   /// Whether orders are rejected when the test lets them finish without choosing.
@@ -22,7 +23,12 @@ public final class FakeExchange: Exchange, FakeService {
   public func submit(_ order: Order) async throws -> OrderConfirmation {
     let key = "\(order.quantity) \(order.symbol) (\(dollars(order.cost)))"
     return try await requests.perform(for: key) { number, outcome in
-      if outcome == "reject" { throw OrderRejected(reason: "the market is closed") }
+      switch outcome {
+      case "reject": throw OrderRejected(reason: "the market is closed")
+      // The answer was lost on its way back: the order may well have been filled.
+      case "unknown": throw FakeNetworkError(request: number)
+      default: break
+      }
       return (OrderConfirmation(orderID: number, order: order), "is accepted")
     }
   }

@@ -131,20 +131,24 @@ extension Moment {
 
   /// At a settled moment with nobody held, every caller still waiting is waiting for a request of
   /// its own key that is running: nothing waits behind work for another key.
+  ///
+  /// - Parameter subject: the key a request is for in the callers' terms, if not its own key.
   public func expectNobodyWaitsForAnotherKey(
-    _ requests: Requests
+    _ requests: Requests, subject: (Requests.Record) -> String = \.key
   ) {
     guard !someoneIsHeld else { return }
     let running = requests.records.filter(\.isInFlight)
     for (caller, key) in keyed where !caller.hasFinished {
-      let others = running.filter { $0.key != key }
-      guard !running.contains(where: { $0.key == key }) else { continue }
+      guard !running.contains(where: { subject($0) == key }) else { continue }
+      let others = running.filter { subject($0) != key }
+      let behind =
+        others.isEmpty
+        ? "" : "; it waits behind \(others.map(requests.name(of:)).joined(separator: ", "))"
       expect(
         false, "nobody waits for another key",
         """
-        Caller \(caller.name) asked for \(key) and is waiting, but no \(requests.noun) of \(key) \
-        is running\(others.isEmpty ? "" : "; it waits behind \(others.map(requests.name(of:)).joined(separator: ", "))"). \
-        Callers of different keys should not wait for each other.
+        Caller \(caller.name) asked for \(key) and is waiting, but no \(requests.noun) for \(key) \
+        is running\(behind). Callers of different keys should not wait for each other.
         """)
     }
   }
@@ -154,7 +158,8 @@ extension Moment {
     record.caller.map { " (caller \($0)'s)" } ?? ""
   }
 
-  func describeResult(_ caller: CallerRecord) -> String {
+  /// What a caller got, as a message says it: `image #1`, or `an error (…)`.
+  public func describeResult(_ caller: CallerRecord) -> String {
     switch caller.result {
     case .success(let value)?: describe(value)
     case .failure(let error)?: "an error (\(describe(error)))"
