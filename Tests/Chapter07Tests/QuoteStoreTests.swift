@@ -125,3 +125,63 @@ struct QuoteStoreGuardTests {
     )
   }
 }
+
+@Suite("Chapter 07: every interleaving", .exposesBug)
+struct QuoteStoreExplorationTests {
+  @Test("Overlapping refreshes, answered in every order, always show the newest answer")
+  func everyInterleavingKeepsThePromise() async {
+    await Exploration(
+      QuoteStoreWorld.self, calls: [.refresh("ACME"), .refresh("ACME"), .refresh("GLOBEX")],
+      // An answer reaches the store only when its caller resumes, so holding a caller in that gap
+      // is, to the store, the same as a slower answer; the exploration skips it.
+      bounds: ExplorationBounds(holds: 0)
+    ).run()
+  }
+}
+
+/// The store in a world of its own, with the promise it keeps in every schedule.
+struct QuoteStoreWorld: ExplorationWorld {
+  struct Call: ExploredCall {
+    let key: String?
+
+    static func refresh(_ symbol: String) -> Self { Self(key: symbol) }
+
+    var description: String { "refresh(\(key!))" }
+  }
+
+  let source: FakeQuoteSource
+  let store: QuoteStore
+
+  init(_ scenario: Scenario) {
+    source = FakeQuoteSource(scenario)
+    store = QuoteStore(source: source)
+  }
+
+  var fakes: [any FakeService] { [source] }
+
+  func perform(_ call: Call) async throws -> any Sendable {
+    try await store.refresh(call.key!)
+  }
+
+  /// For every symbol, the quote shown is the answer to the newest request whose answer has
+  /// arrived, whatever order the answers came in; a failed request replaces nothing.
+  func checkPromise(_ moment: Moment<Self>) async {
+    guard !moment.someoneIsHeld else { return }
+    let records = source.requests.records
+    for symbol in Set(moment.keyed.map(\.key)).sorted() {
+      let arrived = records.filter { record in
+        record.key == symbol && !record.threw
+          && moment.callers.contains { $0.name == record.caller && $0.hasFinished }
+      }
+      let newest = arrived.max { $0.number < $1.number }
+      let expected = newest.map { FakeQuoteSource.quote(number: $0.number, symbol: symbol) }
+      let shown = await store.quote(for: symbol)
+      moment.expect(
+        shown == expected, "the newest answer is shown",
+        """
+        \(symbol) shows \(shown.map(describe) ?? "nothing"), but \
+        \(newest.map { "the newest request whose answer has arrived is request #\($0.number), which answered \(describe(expected!))" } ?? "no answer for \(symbol) has arrived yet").
+        """)
+    }
+  }
+}

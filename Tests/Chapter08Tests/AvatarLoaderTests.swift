@@ -138,3 +138,75 @@ struct AvatarLoaderGuardTests {
     )
   }
 }
+
+@Suite("Chapter 08: every interleaving", .exposesBug)
+struct AvatarLoaderExplorationTests {
+  @Test("Three rows, cancelled in every order, share downloads and leave alone")
+  func everyInterleavingKeepsThePromise() async {
+    let row = ImageCall("avatar(at:)", .cat)
+    await Exploration(
+      AvatarLoaderWorld.self, calls: [row, row, row],
+      bounds: ExplorationBounds(holds: 0, cancellations: 1)
+    ).run()
+  }
+}
+
+/// The loader in a world whose cancelled downloads take a moment to wind down, with the promise
+/// it keeps in every schedule.
+struct AvatarLoaderWorld: ExplorationWorld {
+  let client: FakeImageClient
+  let loader: AvatarLoader
+
+  init(_ scenario: Scenario) {
+    client = FakeImageClient(scenario)
+    client.cancelledRequestsWaitForRelease = true
+    loader = AvatarLoader(client: client)
+  }
+
+  var fakes: [any FakeService] { [client] }
+
+  func perform(_ call: ImageCall) async throws -> any Sendable {
+    try await loader.avatar(at: call.url)
+  }
+
+  /// Rows that ask while a download runs share it; a cancelled row returns at once and nobody
+  /// else notices; a download that nobody waits for any more is cancelled, and never joined.
+  func checkPromise(_ moment: Moment<Self>) async {
+    let requests = client.requests
+    moment.expectOneRequestAtATime(per: requests, keepsSuccess: false, succeeded: { !$0.threw })
+    moment.expectFailuresAreFresh(
+      requests, failed: { $0.outcome == "error" || $0.outcome == "garbage" })
+    for caller in moment.callers where !caller.wasCancelled {
+      moment.expect(
+        !(caller.error is CancellationError), "nobody else notices a cancellation",
+        """
+        Caller \(caller.name) was never cancelled, yet it threw CancellationError: another \
+        row's cancellation ended the download it was waiting for.
+        """)
+    }
+    guard !moment.someoneIsHeld else { return }
+    // A cancelled row may wait for a download it cancelled to wind down, but never for one that
+    // goes on for others.
+    for (caller, key) in moment.keyed where caller.wasCancelled && !caller.hasFinished {
+      let live = requests.records.first { $0.key == key && $0.isInFlight && !$0.wasCancelled }
+      moment.expect(
+        live == nil, "a cancelled row returns at once",
+        """
+        Caller \(caller.name) was cancelled, but it had not returned once everything else had \
+        settled: it is still waiting for \(live.map(requests.name(of:)) ?? "a download"), which \
+        goes on for the other rows.
+        """)
+    }
+    for record in requests.records where record.isInFlight && !record.wasCancelled {
+      let waiting = moment.keyed.filter {
+        $0.key == record.key && !$0.caller.hasFinished && !$0.caller.wasCancelled
+      }
+      moment.expect(
+        !waiting.isEmpty, "a download nobody wants is cancelled",
+        """
+        \(requests.name(of: record)) is still running, but every row that asked for \
+        \(record.key) has returned or been cancelled: nobody will ever use it.
+        """)
+    }
+  }
+}

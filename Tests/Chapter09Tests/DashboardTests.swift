@@ -118,3 +118,99 @@ struct DashboardGuardTests {
     )
   }
 }
+
+@Suite("Chapter 09: every interleaving", .exposesBug)
+struct DashboardExplorationTests {
+  @Test("A reload, with its panels answering in every order and way, keeps the promise")
+  func everyInterleavingKeepsThePromise() async {
+    await Exploration(
+      DashboardWorld.self, calls: [MethodCall("load()", key: "the dashboard")],
+      // What reaches the dashboard reaches it when its caller resumes; holding it in that gap is,
+      // to the dashboard, the same as a slower panel.
+      bounds: ExplorationBounds(holds: 0, cancellations: 1)
+    ).run()
+  }
+}
+
+/// The dashboard in a world of its own, with the promise it keeps in every schedule.
+struct DashboardWorld: ExplorationWorld {
+  let service: FakeDashboardService
+  let dashboard: Dashboard
+
+  init(_ scenario: Scenario) {
+    service = FakeDashboardService(scenario)
+    dashboard = Dashboard(service: service)
+  }
+
+  var fakes: [any FakeService] { [service] }
+
+  /// The screen has loaded once already, so a reload has something to keep showing.
+  func prepare(_ scenario: Scenario) async throws {
+    service.open()
+    let first = scenario.start(["screen"], "load()") { try await dashboard.load() }
+    _ = try await first.results()[0].result.get()
+    service.close()
+  }
+
+  func perform(_ call: MethodCall) async throws -> any Sendable {
+    try await dashboard.load()
+  }
+
+  /// A load has all four panels in flight at once; once it returns or throws, none of its
+  /// requests is still running; a failed panel fails the load; a cancelled load returns at once;
+  /// and the content shown is that of the last load that succeeded, even while another runs.
+  func checkPromise(_ moment: Moment<Self>) async {
+    let records = service.requests.records
+    for load in moment.callers {
+      let panels = records.filter { $0.caller == load.name }
+      let failed = panels.filter { $0.outcome == "error" }
+      if let finished = load.finishedAt {
+        let running = panels.filter(\.isInFlight)
+        moment.expect(
+          running.isEmpty, "nothing runs once load() is over",
+          """
+          Caller \(load.name)'s load() had \(load.error == nil ? "returned" : "thrown"), yet \
+          \(running.map(service.requests.name(of:)).joined(separator: ", ")) still ran, for a \
+          screen that will never show \(running.count == 1 ? "it" : "them").
+          """)
+        if !failed.isEmpty && !load.wasCancelled {
+          moment.expect(
+            load.error is FakeNetworkError, "a failed panel fails the load",
+            """
+            \(service.requests.name(of: failed[0])) failed, but caller \(load.name)'s load() \
+            \(load.error == nil ? "returned a dashboard" : "threw \(describe(load.error!))") \
+            instead of that panel's error.
+            """)
+        }
+        _ = finished
+        continue
+      }
+      if load.wasCancelled {
+        moment.expect(
+          false, "a cancelled load returns at once",
+          """
+          Caller \(load.name)'s load() was cancelled, but it had not returned once everything \
+          else had settled.
+          """)
+      } else if failed.isEmpty {
+        moment.expect(
+          panels.count == DashboardPanel.allCases.count, "all four panels load at once",
+          """
+          Caller \(load.name)'s load() is waiting with \(panels.count) of its \
+          \(DashboardPanel.allCases.count) panels requested: the panels do not depend on each \
+          other, and should all be on their way before any of them answers.
+          """)
+      }
+    }
+    let lastLoaded = moment.callers.filter { $0.hasFinished && $0.error == nil }
+      .max { $0.finishedAt! < $1.finishedAt! }
+    let shown = await dashboard.content
+    moment.expect(
+      shown == lastLoaded?.value(as: DashboardContent.self), "the last dashboard loaded stays",
+      """
+      The dashboard shows \(shown.map { _ in "a dashboard" } ?? "nothing"), but \
+      \(lastLoaded.map { "caller \($0.name)'s load() had loaded one" } ?? "no load had succeeded"): \
+      what is shown should be the last dashboard loaded, until a new load succeeds.
+      """)
+  }
+}

@@ -97,3 +97,99 @@ struct MarketFeedGuardTests {
     )
   }
 }
+
+@Suite("Chapter 10: every interleaving", .exposesBug)
+struct MarketFeedExplorationTests {
+  @Test("Three messages, delivered and written in every order, are applied once and in order")
+  func everyInterleavingKeepsThePromise() async {
+    await Exploration(MarketFeedWorld.self, calls: [MethodCall("run()")]).run()
+  }
+}
+
+/// The feed in a world whose socket delivers up to three messages, with the promise it keeps in
+/// every schedule.
+struct MarketFeedWorld: ExplorationWorld {
+  static let deliveries = 3
+
+  let socket: FakeFeedSocket
+  let journal: FakeFeedJournal
+  let feed: MarketFeed
+
+  init(_ scenario: Scenario) {
+    socket = FakeFeedSocket(scenario)
+    journal = FakeFeedJournal(scenario)
+    feed = MarketFeed(socket: socket, journal: journal)
+  }
+
+  var fakes: [any FakeService] { [journal] }
+
+  func perform(_ call: MethodCall) async throws -> any Sendable {
+    await feed.run()
+  }
+
+  func steps() -> [WorldStep] {
+    guard socket.isConnected else { return [] }
+    let deliver = socket.delivered < Self.deliveries ? [WorldStep("deliver")] : []
+    return deliver + [WorldStep("close", endsTheRun: true)]
+  }
+
+  func take(_ name: String) {
+    name == "deliver" ? socket.deliverNext() : socket.close()
+  }
+
+  /// Messages are written to the journal in the order the socket delivered them, each once, and
+  /// each applied right after it is written; and run() returns once the socket has closed and
+  /// every message delivered is written and applied, never before.
+  func checkPromise(_ moment: Moment<Self>) async {
+    let written = journal.writtenSequence
+    let delivered = socket.delivered
+    moment.expect(
+      written == (0..<written.count).map { $0 + 1 },
+      "the journal keeps the socket's order",
+      """
+      The socket delivered \(messages(delivered)), and the journal holds them in the order \
+      \(written.map(String.init).joined(separator: ", ")): every message must be written once, \
+      after the one before it.
+      """)
+    let (applied, price) = await (feed.lastSequence, feed.prices["ACME"])
+    moment.expect(
+      applied <= written.count, "a message is written before it is applied",
+      "Message \(applied) was applied, but only \(written.count) messages were written.")
+    if applied > 0 {
+      moment.expect(
+        price == FakeFeedSocket.message(applied).price, "prices follow the messages applied",
+        """
+        The last message applied is \(applied), whose price is \
+        \(dollars(FakeFeedSocket.message(applied).price)), but ACME shows \
+        \(price.map(dollars) ?? "no price").
+        """)
+    }
+    let runner = moment.callers.first
+    if runner?.hasFinished == true {
+      moment.expect(
+        written.count == delivered && applied == delivered, "run() returns when all is applied",
+        """
+        run() returned with \(messages(delivered)) delivered, \(written.count) written and \
+        \(applied) applied: it should not return until every message it received is written and \
+        applied.
+        """)
+    } else if !moment.someoneIsHeld && !journal.requests.records.contains(where: \.isInFlight) {
+      moment.expect(
+        applied == written.count, "a written message is applied at once",
+        "\(messages(written.count)) written, but only \(applied) applied.")
+      if socket.isClosed && written.count == delivered {
+        moment.expect(
+          false, "run() returns once the socket closes",
+          """
+          The socket closed and every message was written and applied, but run() had not \
+          returned.
+          """)
+      }
+    }
+  }
+}
+
+/// `1 message`, `3 messages`.
+private func messages(_ count: Int) -> String {
+  count == 1 ? "1 message" : "\(count) messages"
+}

@@ -21,6 +21,9 @@ public final class FakeFeedSocket: FeedSocket {
     state.withLock { $0.onMessage != nil && !$0.isClosed }
   }
 
+  /// Whether the test has closed the connection.
+  public var isClosed: Bool { state.value.isClosed }
+
   /// How many messages the socket has delivered.
   public var delivered: Int { state.value.delivered }
 

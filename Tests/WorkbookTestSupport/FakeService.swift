@@ -14,6 +14,11 @@ extension FakeService {
     requests.open()
   }
 
+  /// Undoes ``open()``: requests that start from now on wait for the test again.
+  public func close() {
+    requests.close()
+  }
+
   /// Lets request `number` finish (now, or as soon as it starts); the others keep waiting.
   public func release(_ number: Int) {
     requests.release(number)

@@ -214,6 +214,12 @@ public final class Requests: Sendable {
     }
   }
 
+  /// Undoes ``open()``: requests that start from now on wait for the test again.
+  public func close() {
+    scenario.recordTestStep("holds every new \(noun) again")
+    state.withLock { $0.isOpen = false }
+  }
+
   /// Lets request `number` finish with `outcome` (`nil`: the default), now if it is waiting or as
   /// soon as it starts; the others keep waiting.
   public func release(_ number: Int, as outcome: String? = nil) {

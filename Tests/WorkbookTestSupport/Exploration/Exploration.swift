@@ -291,8 +291,15 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
     let world = World(scenario)
     let plain = Set(world.fakes.map { $0.requests.outcomes[0] } + [Requests.cancelled])
     var taken: [Choice] = []
+    var used = Usage()
     func finish(_ verdict: Run.Verdict) -> Run {
       Run(verdict: verdict, choices: taken, events: scenario.events)
+    }
+    do {
+      try await world.prepare(scenario)
+    } catch {
+      return finish(
+        .broken(BrokenPromise(rule: "it gets ready", message: "Getting ready failed: \(error)")))
     }
     while true {
       do {
@@ -303,7 +310,7 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
       if let broken = await check(world, in: scenario, isEnd: false) {
         return finish(.broken(broken))
       }
-      let open = openChoices(world, in: scenario, taken: taken, plain: plain)
+      let open = openChoices(world, in: scenario, taken: taken, used: used)
       let ending = Set(world.steps().filter(\.endsTheRun).map(\.name))
       let end = Self.plainestEnding(of: open, plainOutcomes: plain, endingSteps: ending)
       switch choose(open, end) {
@@ -319,7 +326,7 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
                   """)))
         }
         taken.append(choice)
-        apply(choice, to: world, in: scenario)
+        used.count(choice, plain: plain, reordered: apply(choice, to: world, in: scenario))
       case .stop:
         if let broken = await check(world, in: scenario, isEnd: true) {
           return finish(.broken(broken))
@@ -368,9 +375,9 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
 
   /// The choices open at a settled moment, in the fixed order of the search.
   ///
-  /// `plain` names the outcomes that are no more than a request's default.
+  /// `used` says how much of each bound the schedule has used so far.
   private func openChoices(
-    _ world: World, in scenario: Scenario, taken: [Choice], plain: Set<String>
+    _ world: World, in scenario: Scenario, taken: [Choice], used: Usage
   ) -> [Choice] {
     let callers = scenario.callers
     let started = Set(callers.map(\.name))
@@ -387,15 +394,9 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
 
     open += world.steps().map { .step($0.name) }
 
-    let unusual = taken.count { choice in
-      if case .answer(_, _, let outcome, _) = choice {
-        !plain.contains(outcome)
-      } else {
-        false
-      }
-    }
-    let holds = taken.count { if case .answer(_, _, _, true) = $0 { true } else { false } }
-    let cancels = taken.count { if case .cancel = $0 { true } else { false } }
+    let unusual = used.unusualOutcomes
+    let holds = used.holds
+    let cancels = used.cancellations
     let records = callers.reduce(into: [String: CallerRecord]()) { $0[$1.name] = $1 }
 
     let waiting = world.fakes.flatMap { fake in
@@ -403,8 +404,13 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
       let numbers = Set(requests.waiting)
       return requests.records.filter { numbers.contains($0.number) }.map { (requests, $0) }
     }
+    // Answering a request while an older one still waits is a reordering; a bound on them keeps
+    // explorations of many requests small.
+    let reorderingsLeft = bounds.reorderings.map { $0 - used.reorderings } ?? .max
+    let oldestWaiting = waiting.map(\.1.startedAt).min()
     var offered: Set<Choice> = []
-    for (requests, record) in waiting {
+    for (requests, record) in waiting
+    where reorderingsLeft > 0 || record.startedAt == oldestWaiting {
       let sameCaller = waiting.count { $0.1.caller == record.caller }
       let key = sameCaller > 1 ? Choice.compact(record.key) : nil
       let outcomes =
@@ -440,7 +446,8 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
     return open.isEmpty ? resumes : open
   }
 
-  private func apply(_ choice: Choice, to world: World, in scenario: Scenario) {
+  /// Makes `choice` happen, and answers whether it answered a request while an older one waited.
+  private func apply(_ choice: Choice, to world: World, in scenario: Scenario) -> Bool {
     switch choice {
     case .start(let name):
       let call = calls[Self.index(of: name)!]
@@ -453,12 +460,18 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
         }
         return record.map { (requests, $0) }
       }.first
-      guard let (requests, record) = match else { return }
+      guard let (requests, record) = match else { return false }
+      let reordered = world.fakes.contains { fake in
+        fake.requests.waiting.lazy.compactMap { fake.requests.record($0) }.contains {
+          $0.startedAt < record.startedAt
+        }
+      }
       if hold, let caller {
         scenario.recordTestStep("holds \(caller) back")
         scenario.setHeld(true, caller)
       }
       requests.release(record.number, as: outcome == Requests.cancelled ? nil : outcome)
+      return reordered
     case .resume(let name):
       scenario.recordTestStep("lets \(name) resume")
       scenario.setHeld(false, name)
@@ -468,6 +481,7 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
     case .step(let name):
       world.take(name)
     }
+    return false
   }
 
   private static func index(of name: String) -> Int? {
@@ -484,6 +498,25 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
     let named = request[..<colon].trimmingCharacters(in: .whitespaces)
     guard named == chapter || Int(named) == Int(chapter) else { return nil }
     return String(request[request.index(after: colon)...])
+  }
+}
+
+/// How much of each bound a schedule has used.
+private struct Usage {
+  var unusualOutcomes = 0
+  var holds = 0
+  var cancellations = 0
+  var reorderings = 0
+
+  mutating func count(_ choice: Choice, plain: Set<String>, reordered: Bool) {
+    switch choice {
+    case .answer(_, _, let outcome, let hold):
+      if !plain.contains(outcome) { unusualOutcomes += 1 }
+      if hold { holds += 1 }
+      if reordered { reorderings += 1 }
+    case .cancel: cancellations += 1
+    case .start, .resume, .step: break
+    }
   }
 }
 
@@ -518,18 +551,23 @@ public struct ExplorationBounds: Sendable {
   public var holds: Int
   /// How many callers one schedule may cancel.
   public var cancellations: Int
+  /// How many times one schedule may answer a request while an older one still waits; `nil`
+  /// for no bound. Chapters about the order of answers need it unbounded; chapters with many
+  /// requests of one caller bound it.
+  public var reorderings: Int?
   /// The most steps one schedule may take before the actor counts as never coming to an end.
   public var steps: Int
   /// The most schedules one exploration runs.
   public var schedules: Int
 
   public init(
-    unusualOutcomes: Int = 1, holds: Int = 1, cancellations: Int = 0, steps: Int = 60,
-    schedules: Int = 20_000
+    unusualOutcomes: Int = 1, holds: Int = 1, cancellations: Int = 0, reorderings: Int? = nil,
+    steps: Int = 60, schedules: Int = 20_000
   ) {
     self.unusualOutcomes = unusualOutcomes
     self.holds = holds
     self.cancellations = cancellations
+    self.reorderings = reorderings
     self.steps = steps
     self.schedules = schedules
   }

@@ -20,6 +20,10 @@ public protocol ExplorationWorld: Sendable {
 
   init(_ scenario: Scenario)
 
+  /// Brings a fresh world to where every schedule starts, such as a dashboard that has loaded
+  /// once; by default, nothing. It runs before the first choice, and its steps are in the timeline.
+  func prepare(_ scenario: Scenario) async throws
+
   /// The fakes whose waiting requests the explorer answers.
   var fakes: [any FakeService] { get }
 
@@ -39,6 +43,7 @@ public protocol ExplorationWorld: Sendable {
 }
 
 extension ExplorationWorld {
+  public func prepare(_ scenario: Scenario) async throws {}
   public func steps() -> [WorldStep] { [] }
   public func take(_ name: String) {}
 }
@@ -80,7 +85,7 @@ public final class Moment<World: ExplorationWorld>: Sendable {
   private let broken = Locked<[BrokenPromise]>([])
 
   /// Each caller whose call is for a key, with that key.
-  let keyed: [(caller: CallerRecord, key: String)]
+  public let keyed: [(caller: CallerRecord, key: String)]
 
   init(world: World, callers: [CallerRecord], calls: [String: World.Call], isEnd: Bool) {
     self.world = world

@@ -105,8 +105,9 @@ extension Moment {
   ) {
     let records = requests.records
     for (caller, key) in keyed {
+      // Cancellation is not a request's failure; the chapters that cancel say what it must do.
       guard let finished = caller.finishedAt, let error = caller.error,
-        !(error is CancellationError && caller.wasCancelled)
+        !(error is CancellationError)
       else { continue }
       // The failure may come from a request still running when the caller asked, or from one
       // that had failed but whose own caller had not yet resumed to hear of it: to the actor, that
