@@ -50,6 +50,45 @@ struct LatestRequestTests {
       )
     )
   }
+
+  @Test("A newer request for the same image owns its key too")
+  func newerRequestForTheSameImageOwnsItsKey() async throws {
+    let scenario = Scenario()
+    let client = FakeImageClient(scenario)
+    client.cancelledRequestsWaitForRelease = true
+    let manager = DownloadManager(client: client)
+
+    let older = scenario.start(1, "download(cat.png, for: hero)") {
+      try await manager.download(.cat, for: "hero")
+    }
+    try await scenario.settle()
+    let newer = scenario.start(1, "download(cat.png, for: hero)") {
+      try await manager.download(.cat, for: "hero")
+    }
+    try await scenario.settle()
+    // The older download, cancelled by the newer request, winds down, and the older call ends.
+    client.release(1)
+    _ = try await older.results()
+    let shown = try await scenario.call("isDownloading(for: hero)") {
+      await manager.isDownloading(for: "hero")
+    }
+    client.open()
+    let results = try await older.results() + newer.results()
+
+    #expect(
+      shown,
+      scenario.explain(
+        """
+        Callers A and B asked for the same image, cat.png, for the same key, hero, one after the \
+        other. Once A's cancelled download had wound down and A's call had ended, \
+        isDownloading(for: hero) answered false, though B's download #2 was still running: the \
+        end of A's call took away an entry that was B's by then. Callers got: \
+        \(describe(results)).
+        """,
+        correctly: "hero shows as downloading until B's download #2 ends."
+      )
+    )
+  }
 }
 
 @Suite("Chapter 05: what the download manager must keep doing")
@@ -94,6 +133,39 @@ struct DownloadManagerGuardTests {
     }
 
     #expect(!downloading, "after its download finished, hero should not show a spinner")
+  }
+
+  @Test("Cancelling a key stops showing it as downloading at once")
+  func cancelledKeyStopsShowingAsDownloading() async throws {
+    let scenario = Scenario()
+    let client = FakeImageClient(scenario)
+    client.cancelledRequestsWaitForRelease = true
+    let manager = DownloadManager(client: client)
+
+    let download = scenario.start(1, "download(cat.png, for: hero)") {
+      try await manager.download(.cat, for: "hero")
+    }
+    try await scenario.settle()
+    try await scenario.call("cancelDownload(for: hero)") {
+      await manager.cancelDownload(for: "hero")
+    }
+    let shown = try await scenario.call("isDownloading(for: hero)") {
+      await manager.isDownloading(for: "hero")
+    }
+    client.open()
+    _ = try await download.results()
+
+    #expect(
+      !shown,
+      scenario.explain(
+        """
+        cancelDownload(for: hero) had returned, but isDownloading(for: hero) still answered true \
+        while the cancelled download #1 wound down: the spinner stays until the cancelled call \
+        happens to end.
+        """,
+        correctly: "hero stops showing as downloading as soon as cancelDownload(for: hero) returns."
+      )
+    )
   }
 
   @Test("Downloads for different keys run side by side")

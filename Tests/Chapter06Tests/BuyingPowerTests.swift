@@ -40,6 +40,93 @@ struct ReservationTests {
       )
     )
   }
+
+  @Test("A rejected order gives back only its own money")
+  func rejectedOrderGivesBackOnlyItsOwnMoney() async throws {
+    let scenario = Scenario()
+    let exchange = FakeExchange(scenario)
+    let account = BuyingPower(available: 10_000, exchange: exchange)
+
+    let first = scenario.start(1, "place(60 ACME, $60.00)") {
+      try await account.place(sixtyDollars)
+    }
+    try await scenario.settle()
+    let second = scenario.start(1, "place(40 ACME, $40.00)") {
+      try await account.place(fortyDollars)
+    }
+    try await scenario.settle()
+    exchange.requests.release(1, as: "reject")
+    _ = try await first.results()
+    let available = try await scenario.call("available") { await account.available }
+    exchange.open()
+    _ = try await second.results()
+
+    #expect(
+      available == 6_000,
+      scenario.explain(
+        """
+        The account held $100.00. A's order of $60.00 and B's order of $40.00 were both at the \
+        exchange when A's was rejected. With B's order still open, $60.00 should be available, \
+        but available was \(dollars(available)).
+        """,
+        correctly: "A's $60.00 comes back and B's $40.00 stays reserved: $60.00 is available."
+      )
+    )
+  }
+
+  @Test("An order whose answer was lost keeps its money reserved")
+  func orderOfUnknownFateKeepsItsMoney() async throws {
+    let scenario = Scenario()
+    let exchange = FakeExchange(scenario)
+    let account = BuyingPower(available: 10_000, exchange: exchange)
+
+    let order = scenario.start(1, "place(60 ACME, $60.00)") {
+      try await account.place(sixtyDollars)
+    }
+    try await scenario.settle()
+    exchange.requests.release(1, as: "unknown")
+    let result = try await order.results()[0]
+    let available = try await scenario.call("available") { await account.available }
+
+    #expect(
+      available == 4_000,
+      scenario.explain(
+        """
+        The exchange's answer to A's order was lost on the way (A \(result)), so the order may \
+        still be filled. Yet available was \(dollars(available)), as if the $60.00 were free to \
+        spend again.
+        """,
+        correctly: "the $60.00 stays reserved until somebody learns the order's fate: $40.00."
+      )
+    )
+  }
+
+  @Test("An order whose caller is cancelled keeps its money reserved")
+  func cancelledOrderKeepsItsMoney() async throws {
+    let scenario = Scenario()
+    let exchange = FakeExchange(scenario)
+    let account = BuyingPower(available: 10_000, exchange: exchange)
+
+    let order = scenario.start(1, "place(60 ACME, $60.00)") {
+      try await account.place(sixtyDollars)
+    }
+    try await scenario.settle()
+    order.cancel()
+    let result = try await order.results()[0]
+    let available = try await scenario.call("available") { await account.available }
+
+    #expect(
+      available == 4_000,
+      scenario.explain(
+        """
+        A's order was at the exchange when A's task was cancelled (A \(result)). Cancelling the \
+        caller does not take the order back from the exchange, which may still fill it; yet \
+        available was \(dollars(available)).
+        """,
+        correctly: "the $60.00 stays reserved: $40.00 is available."
+      )
+    )
+  }
 }
 
 @Suite("Chapter 06: what the account must keep doing")

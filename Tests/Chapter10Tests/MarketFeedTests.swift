@@ -43,6 +43,39 @@ struct MessageOrderTests {
       )
     )
   }
+
+  @Test("run() returns only once every message it received is applied")
+  func runReturnsOnlyOnceEverythingIsApplied() async throws {
+    let scenario = Scenario()
+    let socket = FakeFeedSocket(scenario)
+    let journal = FakeFeedJournal(scenario)
+    let feed = MarketFeed(socket: socket, journal: journal)
+
+    let runner = scenario.start(1, "run()") { await feed.run() }
+    try await scenario.settle()
+    socket.deliverNext()
+    socket.deliverNext()
+    try await scenario.settle()
+    socket.close()
+    try await scenario.settle()
+    let returnedEarly = runner.allFinished
+    journal.open()
+    _ = try await runner.results()
+    let applied = try await scenario.call("lastSequence") { await feed.lastSequence }
+
+    #expect(
+      !returnedEarly && applied == 2,
+      scenario.explain(
+        """
+        The socket delivered messages 1 and 2 and closed while their writes were still waiting. \
+        run() \(returnedEarly ? "had already returned then" : "waited"), and \
+        \(applied == 2 ? "both were applied in the end" : "only \(applied) of them were applied in the end"): \
+        whoever awaits run() takes its return to mean that everything received is applied.
+        """,
+        correctly: "run() returns after message 2 is written and applied."
+      )
+    )
+  }
 }
 
 @Suite("Chapter 10: what the feed must keep doing")

@@ -18,10 +18,15 @@ public actor BuyingPower {
       throw InsufficientBuyingPower(needed: order.cost, available: available)
     }
     reserved += order.cost
-    defer { reserved -= order.cost }
-    let confirmation = try await exchange.submit(order)
-    balance -= order.cost
-    return confirmation
+    do {
+      let confirmation = try await exchange.submit(order)
+      reserved -= order.cost
+      balance -= order.cost
+      return confirmation
+    } catch let rejection as OrderRejected {
+      reserved -= order.cost
+      throw rejection
+    }
   }
 }
 

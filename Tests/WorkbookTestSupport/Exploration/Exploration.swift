@@ -218,6 +218,8 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
       schedules.map {
         "Schedule \($0) of the exploration broke the promise (\(shownBroken.rule))."
       } ?? "The replayed schedule broke the promise (\(shownBroken.rule))."
+    let which =
+      given == nil ? "The schedule, shrunk to the steps that still break it" : "The schedule"
     let replay =
       "WORKBOOK_REPLAY='\(chapter): \(schedule)' swift test --filter Chapter\(chapter)Tests"
     Issue.record(
@@ -225,7 +227,7 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
         rawValue: """
           \(found)
           \(shownBroken.message)
-          The schedule, shrunk to the steps that still break it: \(schedule)
+          \(which): \(schedule)
           \(Self.legend(for: schedule))
           \(drawTimeline(shown.events))
           Replay exactly this run: \(replay)
