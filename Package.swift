@@ -17,8 +17,8 @@ let chapters: [(target: String, folder: String)] = [
   ("Chapter05", "05-DownloadManager"),
   ("Chapter06", "06-BuyingPower"),
   ("Chapter07", "07-QuoteStore"),
-  ("Chapter08", "08-AvatarLoader"),
-  ("Chapter09", "09-Dashboard"),
+  ("Chapter08", "08-Dashboard"),
+  ("Chapter09", "09-AvatarLoader"),
   ("Chapter10", "10-MarketFeed"),
 ]
 

@@ -1,7 +1,7 @@
 // The first caller downloads; the others wait on continuations it resumes. Right for this
 // chapter's promise, which says nothing of cancellation, but not beyond it: cancel the first
 // caller and its download throws CancellationError, which it hands to every waiter, though none
-// of them was cancelled. Chapter 08 is about exactly that.
+// of them was cancelled. Chapter 09 is about exactly that.
 import Foundation
 import Services
 

@@ -3,9 +3,9 @@ import Services
 import Testing
 import WorkbookTestSupport
 
-@testable import Chapter08
+@testable import Chapter09
 
-@Suite("Chapter 08: a cancelled caller leaves alone", .exposesBug)
+@Suite("Chapter 09: a cancelled caller leaves alone", .exposesBug)
 struct SharedCancellationTests {
   @Test("Cancelling the caller who started a download does not fail the others")
   func cancellingTheFirstCallerSparesTheOthers() async throws {
@@ -92,7 +92,7 @@ struct SharedCancellationTests {
   }
 }
 
-@Suite("Chapter 08: what the loader must keep doing")
+@Suite("Chapter 09: what the loader must keep doing")
 struct AvatarLoaderGuardTests {
   @Test("Callers who ask at once share one download")
   func callersShareOneDownload() async throws {
@@ -139,7 +139,7 @@ struct AvatarLoaderGuardTests {
   }
 }
 
-@Suite("Chapter 08: every interleaving", .exposesBug)
+@Suite("Chapter 09: every interleaving", .exposesBug)
 struct AvatarLoaderExplorationTests {
   @Test("Three rows, cancelled in every order, share downloads and leave alone")
   func everyInterleavingKeepsThePromise() async {

@@ -2,7 +2,7 @@ import Services
 import Testing
 import WorkbookTestSupport
 
-@testable import Chapter09
+@testable import Chapter08
 
 extension DashboardContent: CustomTestStringConvertible {
   public var testDescription: String {
@@ -10,7 +10,7 @@ extension DashboardContent: CustomTestStringConvertible {
   }
 }
 
-@Suite("Chapter 09: independent work runs at the same time", .exposesBug)
+@Suite("Chapter 08: independent work runs at the same time", .exposesBug)
 struct ConcurrentPanelTests {
   @Test("All four panels load at the same time")
   func panelsLoadAtTheSameTime() async throws {
@@ -38,7 +38,7 @@ struct ConcurrentPanelTests {
   }
 }
 
-@Suite("Chapter 09: what loading must keep doing")
+@Suite("Chapter 08: what loading must keep doing")
 struct DashboardGuardTests {
   @Test("A dashboard loads all four panels")
   func dashboardLoadsEveryPanel() async throws {
@@ -154,7 +154,7 @@ struct DashboardGuardTests {
   }
 }
 
-@Suite("Chapter 09: every interleaving", .exposesBug)
+@Suite("Chapter 08: every interleaving", .exposesBug)
 struct DashboardExplorationTests {
   @Test("A reload, with its panels answering in every order and way, keeps the promise")
   func everyInterleavingKeepsThePromise() async {
