@@ -1,9 +1,20 @@
 import Services
 
 /// Holds the order book that the trading screens read, so that they share one fetch from the
-/// exchange.
+/// exchange, and forgets it when the exchange says the book has changed.
 public actor MarketDataCache {
-  private var cached: OrderBookSnapshot?
+  /// Where the cache stands. A reader who arrives while another is suspended finds out from this
+  /// what to do: fetch, wait for the fetch under way, or take the snapshot.
+  private enum State {
+    /// Nothing fetched, and no fetch running: the next reader starts one.
+    case empty
+    /// A fetch is running; readers who arrive now wait for it.
+    case fetching(Task<OrderBookSnapshot, any Error>)
+    /// A snapshot arrived; readers get it without a fetch.
+    case ready(OrderBookSnapshot)
+  }
+
+  private var state: State = .empty
   private let feed: any MarketDataFeed
 
   public init(feed: any MarketDataFeed) {
@@ -12,11 +23,28 @@ public actor MarketDataCache {
 
   /// The latest order book: the cached one when there is one, a fresh one from the feed otherwise.
   public func snapshot() async throws -> OrderBookSnapshot {
-    if let cached {
-      return cached
+    switch state {
+    case .ready(let snapshot):
+      return snapshot
+    case .fetching(let fetch):
+      return try await fetch.value
+    case .empty:
+      let fetch = Task { try await feed.latestSnapshot() }
+      state = .fetching(fetch)
+      do {
+        let snapshot = try await fetch.value
+        state = .ready(snapshot)
+        return snapshot
+      } catch {
+        // A failed fetch is not a snapshot: the next reader fetches again.
+        state = .empty
+        throw error
+      }
     }
-    let fresh = try await feed.latestSnapshot()
-    cached = fresh
-    return fresh
+  }
+
+  /// Forgets the book, because the exchange announced a new one: the next reader fetches it.
+  public func invalidate() {
+    state = .empty
   }
 }

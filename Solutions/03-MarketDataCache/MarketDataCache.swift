@@ -1,10 +1,10 @@
 import Services
 
 /// Holds the order book that the trading screens read, so that they share one fetch from the
-/// exchange.
+/// exchange, and forgets it when the exchange says the book has changed.
 public actor MarketDataCache {
-  /// Where the cache stands. Every `await` in ``snapshot()`` leaves it in one of these states, so
-  /// a reader who arrives during a suspension always finds out what to do.
+  /// Where the cache stands. A reader who arrives while another is suspended finds out from this
+  /// what to do: fetch, wait for the fetch under way, or take the snapshot.
   private enum State {
     /// Nothing fetched, and no fetch running: the next reader starts one.
     case empty
@@ -29,18 +29,34 @@ public actor MarketDataCache {
     case .fetching(let fetch):
       return try await fetch.value
     case .empty:
-      // Leave `.empty` before the first `await`, so that a reader who runs during the fetch joins it.
       let fetch = Task { try await feed.latestSnapshot() }
       state = .fetching(fetch)
       do {
         let snapshot = try await fetch.value
-        state = .ready(snapshot)
+        // While this reader waited, invalidate() may have emptied the state, and another reader
+        // may have started a newer fetch. Only the fetch the state still names may decide what
+        // comes next; this reader keeps its snapshot, which was current when it asked.
+        if isCurrent(fetch) {
+          state = .ready(snapshot)
+        }
         return snapshot
       } catch {
-        // A failed fetch is not a snapshot: go back to `.empty` so the next reader fetches again.
-        state = .empty
+        // A failed fetch is not a snapshot: the next reader fetches again.
+        if isCurrent(fetch) {
+          state = .empty
+        }
         throw error
       }
     }
+  }
+
+  /// Forgets the book, because the exchange announced a new one: the next reader fetches it.
+  public func invalidate() {
+    state = .empty
+  }
+
+  /// Whether `fetch` is the fetch the state is waiting for.
+  private func isCurrent(_ fetch: Task<OrderBookSnapshot, any Error>) -> Bool {
+    if case .fetching(let current) = state { current == fetch } else { false }
   }
 }

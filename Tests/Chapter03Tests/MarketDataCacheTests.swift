@@ -4,8 +4,104 @@ import WorkbookTestSupport
 
 @testable import Chapter03
 
-@Suite("Chapter 03: one fetch for every reader", .exposesBug)
-struct MarketDataFetchTests {
+@Suite("Chapter 03: the book changes while a fetch is out", .exposesBug)
+struct InvalidationTests {
+  @Test("A snapshot fetched before invalidate() is not kept after it")
+  func snapshotFetchedBeforeInvalidationIsNotKept() async throws {
+    let scenario = Scenario()
+    let feed = FakeMarketDataFeed(scenario)
+    let cache = MarketDataCache(feed: feed)
+
+    let reader = scenario.start(1, "snapshot()") { try await cache.snapshot() }
+    try await scenario.settle()
+    try await scenario.call("invalidate()") { await cache.invalidate() }
+    feed.open()
+    _ = try await reader.results()
+    let later = try await scenario.call("snapshot()") { try await cache.snapshot() }
+
+    #expect(
+      feed.fetches == 2,
+      scenario.explain(
+        """
+        Fetch #1 was still out when invalidate() said the book had changed. Once it returned, a \
+        reader who asked afterwards got \(later.testDescription) without a fetch of its own: the \
+        cache kept a book that invalidate() had already declared old. Caller A was suspended at \
+        `await fetch.value` when invalidate() ran, and what it did on resuming did not take \
+        that into account.
+        """,
+        correctly:
+          "A still gets snapshot #1, which it asked for before the change; C fetches snapshot #2."
+      )
+    )
+  }
+
+  @Test("A reader after invalidate() waits for the newer fetch, not the older one")
+  func readerAfterInvalidationGetsTheNewerFetch() async throws {
+    let scenario = Scenario()
+    let feed = FakeMarketDataFeed(scenario)
+    let cache = MarketDataCache(feed: feed)
+
+    let first = scenario.start(1, "snapshot()") { try await cache.snapshot() }
+    try await scenario.settle()
+    try await scenario.call("invalidate()") { await cache.invalidate() }
+    let second = scenario.start(1, "snapshot()") { try await cache.snapshot() }
+    try await scenario.settle()
+    feed.release(1)
+    _ = try await first.results()
+    let third = scenario.start(1, "snapshot()") { try await cache.snapshot() }
+    try await scenario.settle()
+    feed.open()
+    let results = try await first.results() + second.results() + third.results()
+
+    #expect(
+      results[2].value == FakeMarketDataFeed.snapshot(number: 2) && feed.fetches == 2,
+      scenario.explain(
+        """
+        After invalidate(), reader C asked while fetch #2, started for the new book, was still \
+        out, and C got \(results[2]) with \(feed.fetches) fetches in all. Fetch #1, started \
+        before the change, had returned in the meantime, and its reader's resumption decided \
+        what C would find. Readers got: \(describe(results)).
+        """,
+        correctly: "C waits for fetch #2 and gets snapshot #2; there are two fetches in all."
+      )
+    )
+  }
+
+  @Test("An older fetch that fails does not undo the newer one")
+  func failingOlderFetchLeavesTheNewerOneAlone() async throws {
+    let scenario = Scenario()
+    let feed = FakeMarketDataFeed(scenario)
+    let cache = MarketDataCache(feed: feed)
+
+    let first = scenario.start(1, "snapshot()") { try await cache.snapshot() }
+    try await scenario.settle()
+    try await scenario.call("invalidate()") { await cache.invalidate() }
+    let second = scenario.start(1, "snapshot()") { try await cache.snapshot() }
+    try await scenario.settle()
+    feed.requests.release(1, as: "error")
+    _ = try await first.results()
+    let third = scenario.start(1, "snapshot()") { try await cache.snapshot() }
+    try await scenario.settle()
+    feed.open()
+    let results = try await first.results() + second.results() + third.results()
+
+    #expect(
+      feed.fetches == 2,
+      scenario.explain(
+        """
+        Fetch #1, started before invalidate(), failed while fetch #2 for the new book was still \
+        out. Reader C asked after that and \(feed.fetches) fetches went out in all: the failure of \
+        the old fetch made the cache forget that fetch #2 was running. Readers got: \
+        \(describe(results)).
+        """,
+        correctly: "A gets fetch #1's error; C waits for fetch #2 with B; two fetches in all."
+      )
+    )
+  }
+}
+
+@Suite("Chapter 03: what the cache must keep doing")
+struct MarketDataGuardTests {
   @Test("Readers who ask at once share one fetch")
   func readersAskingAtOnceShareOneFetch() async throws {
     let scenario = Scenario()
@@ -18,20 +114,15 @@ struct MarketDataFetchTests {
     let results = try await readers.results()
 
     #expect(
-      feed.fetches == 1,
+      feed.fetches == 1
+        && results.allSatisfy { $0.value == FakeMarketDataFeed.snapshot(number: 1) },
       scenario.explain(
         """
-        4 readers asked for the order book at once and \(feed.fetches) fetches went to the \
-        exchange; expected 1. While the first fetch was suspended at \
-        `await feed.latestSnapshot()`, `cached` was still nil, so every reader fetched. Model \
-        the fetch in progress as a state of its own. Readers got: \(describe(results)).
+        4 readers asked for the order book at once: \(feed.fetches) fetches went to the \
+        exchange, and the readers got \(describe(results)).
         """,
         correctly: "only fetch #1 starts; B, C and D wait for it, and all four get snapshot #1."
       )
-    )
-    #expect(
-      results.allSatisfy { $0.value == FakeMarketDataFeed.snapshot(number: 1) },
-      "every reader should get snapshot #1; \(describe(results))"
     )
   }
 
@@ -49,19 +140,14 @@ struct MarketDataFetchTests {
       feed.fetches == 1,
       scenario.explain(
         """
-        Reader B asked after fetch #1 had finished but before reader A had resumed to store it, \
-        and \(feed.fetches) fetches went to the exchange; expected 1. Until the snapshot is \
-        stored, the cache must remember that a fetch is under way. Readers got: \
-        \(describe(results)).
+        Reader B asked after fetch #1 had returned but before reader A had resumed to store it, \
+        and \(feed.fetches) fetches went to the exchange. Readers got: \(describe(results)).
         """,
         correctly: "B joins fetch #1 and gets snapshot #1 without a fetch of its own."
       )
     )
   }
-}
 
-@Suite("Chapter 03: what the cache must keep doing")
-struct MarketDataGuardTests {
   @Test("A ready snapshot costs no second fetch")
   func readySnapshotCostsNoFetch() async throws {
     let scenario = Scenario()
@@ -75,6 +161,22 @@ struct MarketDataGuardTests {
     #expect(first == second, "the second read should return the cached snapshot")
     #expect(
       feed.fetches == 1, "two reads, one after the other, made \(feed.fetches) fetches; expected 1")
+  }
+
+  @Test("After invalidate(), the next reader fetches a fresh book")
+  func invalidationMakesTheNextReaderFetch() async throws {
+    let scenario = Scenario()
+    let feed = FakeMarketDataFeed(scenario)
+    let cache = MarketDataCache(feed: feed)
+    feed.open()
+
+    _ = try await scenario.call("snapshot()") { try await cache.snapshot() }
+    try await scenario.call("invalidate()") { await cache.invalidate() }
+    let fresh = try await scenario.call("snapshot()") { try await cache.snapshot() }
+
+    #expect(
+      fresh == FakeMarketDataFeed.snapshot(number: 2),
+      "after invalidate(), the next read should fetch again; it got \(fresh.testDescription)")
   }
 
   @Test("Every reader waiting on a failed fetch gets the error, and the next read fetches again")
@@ -98,7 +200,7 @@ struct MarketDataGuardTests {
     let retried = try await scenario.call("snapshot()") { try await cache.snapshot() }
     #expect(
       feed.fetches == fetchesBefore + 1,
-      "after the failure, the next read should fetch again instead of reusing the failed fetch"
+      "after the failure, the next read should fetch again; it made \(feed.fetches - fetchesBefore) fetches"
     )
     #expect(retried == FakeMarketDataFeed.snapshot(number: fetchesBefore + 1))
   }
@@ -106,10 +208,12 @@ struct MarketDataGuardTests {
 
 @Suite("Chapter 03: every interleaving", .exposesBug)
 struct MarketDataExplorationTests {
-  @Test("Three readers, in every order and with every answer, share one fetch and agree")
+  @Test("Two readers and a change of book, in every order, never keep an old book")
   func everyInterleavingKeepsThePromise() async {
     let read = MethodCall("snapshot()", key: "the order book")
-    await Exploration(MarketDataWorld.self, calls: [read, read, read]).run()
+    await Exploration(
+      MarketDataWorld.self, calls: [read, read, MethodCall("invalidate()"), read]
+    ).run()
   }
 }
 
@@ -126,15 +230,36 @@ struct MarketDataWorld: ExplorationWorld {
   var fakes: [any FakeService] { [feed] }
 
   func perform(_ call: MethodCall) async throws -> any Sendable {
-    try await cache.snapshot()
+    if call.key == nil {
+      await cache.invalidate()
+      return ()
+    }
+    return try await cache.snapshot()
   }
 
-  /// Readers who ask while a fetch runs share it and get the same snapshot; a snapshot that
-  /// arrived costs no fetch; a failed fetch reaches only the readers who were waiting for it.
+  /// Between two changes of book, readers who ask while a fetch runs share it, and a snapshot
+  /// that arrived costs no fetch; a reader who asks after invalidate() has returned gets a book
+  /// fetched after it; a failure reaches only readers who were waiting for that fetch.
   func checkPromise(_ moment: Moment<Self>) async {
-    moment.expectOneRequestAtATime(per: feed.requests, keepsSuccess: true, succeeded: { !$0.threw })
-    moment.expectAgreement(on: OrderBookSnapshot.self)
-    moment.expectKeepsWhatItReturned(feed.requests)
+    let changes = moment.callers.filter { moment.call(of: $0).key == nil }.compactMap(\.finishedAt)
+    /// How many changes of book had been announced by `time`.
+    func round(at time: Int) -> Int { changes.count { $0 < time } }
+    let records = feed.requests.records
+    moment.expectOneRequestAtATime(
+      per: feed.requests, keepsSuccess: true, succeeded: { !$0.threw },
+      round: { round(at: $0.startedAt) })
     moment.expectFailuresAreFresh(feed.requests, failed: \.threw)
+    for (reader, _) in moment.keyed {
+      guard let snapshot = reader.value(as: OrderBookSnapshot.self),
+        let fetch = records.first(where: { $0.number == snapshot.sequence })
+      else { continue }
+      moment.expect(
+        round(at: fetch.startedAt) >= round(at: reader.startedAt), "no old book after a change",
+        """
+        Caller \(reader.name) asked after invalidate() had returned, and got \
+        \(snapshot.testDescription), from \(feed.requests.name(of: fetch)), which had started \
+        before the book changed.
+        """)
+    }
   }
 }

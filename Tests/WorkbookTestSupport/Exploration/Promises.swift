@@ -10,14 +10,19 @@ extension Moment {
   ///
   /// - Parameters:
   ///   - succeeded: whether a finished request brought back something usable.
-  ///   - asked: how a caller's call reads, such as "asked for cat.png".
+  ///   - round: which round a request belongs to, when something the actor is told (such as
+  ///     "the book changed") starts a new round in which a fresh request is expected; requests of
+  ///     different rounds are not compared.
   public func expectOneRequestAtATime(
-    per requests: Requests, keepsSuccess: Bool, succeeded: (Requests.Record) -> Bool
+    per requests: Requests, keepsSuccess: Bool, succeeded: (Requests.Record) -> Bool,
+    round: (Requests.Record) -> Int = { _ in 0 }
   ) {
     let records = requests.records
     for later in records {
       for earlier in records
-      where earlier.key == later.key && earlier.startedAt < later.startedAt {
+      where earlier.key == later.key && earlier.startedAt < later.startedAt
+        && round(earlier) == round(later)
+      {
         let stillRunning =
           earlier.answeredAt.map { $0 > later.startedAt } ?? true
         let abandoned = earlier.cancelledAt.map { $0 < later.startedAt } ?? false
