@@ -1,10 +1,14 @@
 import Foundation
 import Services
 
-/// Hands out a valid access token to every request the app makes, refreshing it when it expires.
+/// Hands out the access token that the app's requests carry, and refreshes it, once for every
+/// caller who needs a new one, when it expires or when the API turns it away.
 public actor TokenStore {
   private var credentials: Credentials
   private let server: any AuthServer
+  /// The refresh under way, if any. Every caller who needs a new token waits for this one: the
+  /// server honours each refresh token once, so a second refresh would sign the user out.
+  private var refreshing: Task<Credentials, any Error>?
 
   public init(credentials: Credentials, server: any AuthServer) {
     self.credentials = credentials
@@ -16,8 +20,27 @@ public actor TokenStore {
     if credentials.isValid(at: Date()) {
       return credentials.accessToken
     }
-    let renewed = try await server.refresh(using: credentials.refreshToken)
+    return try await refreshed().accessToken
+  }
+
+  /// A token to retry with, after the API turned `rejected` away before it expired, because the
+  /// server revoked it.
+  public func accessToken(replacing rejected: String) async throws -> String {
+    try await refreshed().accessToken
+  }
+
+  private func refreshed() async throws -> Credentials {
+    if let refreshing {
+      return try await refreshing.value
+    }
+    let refresh = Task { [refreshToken = credentials.refreshToken] in
+      try await server.refresh(using: refreshToken)
+    }
+    refreshing = refresh
+    // Runs after the new credentials are stored, or on failure, so the next caller retries.
+    defer { refreshing = nil }
+    let renewed = try await refresh.value
     credentials = renewed
-    return renewed.accessToken
+    return renewed
   }
 }

@@ -1,12 +1,13 @@
 import Foundation
 import Services
 
-/// Hands out a valid access token to every request the app makes, refreshing it when it expires.
+/// Hands out the access token that the app's requests carry, and refreshes it, once for every
+/// caller who needs a new one, when it expires or when the API turns it away.
 public actor TokenStore {
   private var credentials: Credentials
   private let server: any AuthServer
-  /// The refresh under way, if any. Every caller who finds the token expired waits for this one:
-  /// the server honours each refresh token once, so a second refresh would sign the user out.
+  /// The refresh under way, if any. Every caller who needs a new token waits for this one: the
+  /// server honours each refresh token once, so a second refresh would sign the user out.
   private var refreshing: Task<Credentials, any Error>?
 
   public init(credentials: Credentials, server: any AuthServer) {
@@ -19,8 +20,24 @@ public actor TokenStore {
     if credentials.isValid(at: Date()) {
       return credentials.accessToken
     }
+    return try await refreshed().accessToken
+  }
+
+  /// A token to retry with, after the API turned `rejected` away before it expired, because the
+  /// server revoked it.
+  public func accessToken(replacing rejected: String) async throws -> String {
+    // The caller read `rejected` before its request went out, and the API's answer took a while.
+    // If another caller has replaced that token meanwhile, the current one is the answer: another
+    // refresh would only revoke the token just handed out.
+    guard rejected == credentials.accessToken else {
+      return credentials.accessToken
+    }
+    return try await refreshed().accessToken
+  }
+
+  private func refreshed() async throws -> Credentials {
     if let refreshing {
-      return try await refreshing.value.accessToken
+      return try await refreshing.value
     }
     let refresh = Task { [refreshToken = credentials.refreshToken] in
       try await server.refresh(using: refreshToken)
@@ -30,6 +47,6 @@ public actor TokenStore {
     defer { refreshing = nil }
     let renewed = try await refresh.value
     credentials = renewed
-    return renewed.accessToken
+    return renewed
   }
 }

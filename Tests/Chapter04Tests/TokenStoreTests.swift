@@ -4,8 +4,41 @@ import WorkbookTestSupport
 
 @testable import Chapter04
 
-@Suite("Chapter 04: one refresh for an expired token", .exposesBug)
-struct TokenRefreshTests {
+@Suite("Chapter 04: a rejection that arrives late", .exposesBug)
+struct LateRejectionTests {
+  @Test("A caller who reports a token that was already replaced gets the new one, no refresh")
+  func lateRejectionGetsTheCurrentToken() async throws {
+    let scenario = Scenario()
+    let server = FakeAuthServer(scenario)
+    let store = TokenStore(credentials: FakeAuthServer.validCredentials, server: server)
+    server.open()
+
+    let first = try await scenario.call("accessToken(replacing: access-0)") {
+      try await store.accessToken(replacing: "access-0")
+    }
+    let late = try await scenario.call("accessToken(replacing: access-0)") {
+      try await store.accessToken(replacing: "access-0")
+    }
+
+    #expect(
+      server.refreshes == 1 && late == first,
+      scenario.explain(
+        """
+        Two requests carried access-0 and the API turned both away. Caller A reported it first \
+        and got \(first) from refresh #1. Caller B's answer came back later; by the time B \
+        reported access-0, it had already been replaced, yet B got \(late) and \
+        \(server.refreshes) refreshes reached the server in all. Each refresh revokes the token \
+        issued before it, so \(first), which A had just been given, \
+        \(server.currentAccessToken == first ? "still works" : "no longer works").
+        """,
+        correctly: "B gets access-1 as well, and refresh #1 stays the only refresh."
+      )
+    )
+  }
+}
+
+@Suite("Chapter 04: what the token store must keep doing")
+struct TokenStoreGuardTests {
   @Test("Callers who find the token expired share one refresh and all stay signed in")
   func callersShareOneRefresh() async throws {
     let scenario = Scenario()
@@ -17,19 +50,77 @@ struct TokenRefreshTests {
     server.open()
     let results = try await callers.results()
 
-    let signedOut = results.filter { $0.error is AuthError }.map(\.caller)
     #expect(
-      server.refreshes == 1 && signedOut.isEmpty,
+      server.refreshes == 1 && results.allSatisfy { $0.value == "access-1" },
       scenario.explain(
         """
-        3 callers found the access token expired and \(server.refreshes) refreshes reached the \
-        server with the same single-use refresh token; the server honoured the first and rejected \
-        \(server.rejectedRefreshes), which signed out \(signedOut.joined(separator: " and ")). While the first refresh was suspended at `await server.refresh(using:)`, the store \
-        still held the expired token, and every caller started a refresh of its own. Callers got: \
+        3 callers found the access token expired: \(server.refreshes) refreshes reached the \
+        server with the same single-use refresh token, and the server rejected \
+        \(server.rejectedRefreshes). Callers got: \(describe(results)).
+        """,
+        correctly: "only refresh #1 reaches the server; B and C wait for it; all get access-1."
+      )
+    )
+  }
+
+  @Test("Callers whose requests were turned away at once share one refresh")
+  func callersReportingTogetherShareOneRefresh() async throws {
+    let scenario = Scenario()
+    let server = FakeAuthServer(scenario)
+    let store = TokenStore(credentials: FakeAuthServer.validCredentials, server: server)
+
+    let callers = scenario.start(3, "accessToken(replacing: access-0)") {
+      try await store.accessToken(replacing: "access-0")
+    }
+    try await scenario.settle()
+    server.open()
+    let results = try await callers.results()
+
+    #expect(
+      server.refreshes == 1 && results.allSatisfy { $0.value == "access-1" },
+      scenario.explain(
+        """
+        3 callers reported access-0 while no refresh had answered yet: \(server.refreshes) \
+        refreshes reached the server, and callers got \(describe(results)).
+        """,
+        correctly: "one refresh; every caller gets access-1, none gets access-0 back."
+      )
+    )
+  }
+
+  @Test("A late report during a later refresh does not start another")
+  func lateRejectionDuringARefreshDoesNotRefreshAgain() async throws {
+    let scenario = Scenario()
+    let server = FakeAuthServer(scenario)
+    let store = TokenStore(credentials: FakeAuthServer.validCredentials, server: server)
+
+    let first = scenario.start(1, "accessToken(replacing: access-0)") {
+      try await store.accessToken(replacing: "access-0")
+    }
+    try await scenario.settle()
+    server.release(1)
+    _ = try await first.results()
+    let second = scenario.start(1, "accessToken(replacing: access-1)") {
+      try await store.accessToken(replacing: "access-1")
+    }
+    try await scenario.settle()
+    let late = scenario.start(1, "accessToken(replacing: access-0)") {
+      try await store.accessToken(replacing: "access-0")
+    }
+    try await scenario.settle()
+    server.open()
+    let results = try await first.results() + second.results() + late.results()
+
+    #expect(
+      server.refreshes == 2,
+      scenario.explain(
+        """
+        Caller A's report of access-0 brought access-1; then access-1 was turned away too, and \
+        caller B's refresh #2 was running when caller C's late report of access-0 came in. \
+        \(server.refreshes) refreshes reached the server in all. Callers got: \
         \(describe(results)).
         """,
-        correctly:
-          "only refresh #1 reaches the server; B and C wait for it and all three get access-1."
+        correctly: "C waits for B's refresh #2, and there are two refreshes in all."
       )
     )
   }
@@ -49,19 +140,14 @@ struct TokenRefreshTests {
       scenario.explain(
         """
         Caller B asked after refresh #1 had finished but before caller A had stored the new \
-        credentials. B saw the expired token, refreshed again with the used refresh token, and \
-        \(server.rejectedRefreshes == 0 ? "was not rejected" : "was signed out"). Until the new \
-        credentials are stored, the store must remember the refresh under way. Callers got: \
+        credentials: \(server.refreshes) refreshes reached the server, and callers got \
         \(describe(results)).
         """,
         correctly: "B joins refresh #1 and gets access-1."
       )
     )
   }
-}
 
-@Suite("Chapter 04: what the token store must keep doing")
-struct TokenStoreGuardTests {
   @Test("A valid token costs no refresh")
   func validTokenCostsNoRefresh() async throws {
     let scenario = Scenario()
@@ -95,7 +181,7 @@ struct TokenStoreGuardTests {
     let token = try await scenario.call("validAccessToken()") { try await store.validAccessToken() }
     #expect(
       server.refreshes == refreshesBefore + 1,
-      "after a failed refresh, the next call should refresh again instead of reusing the failure"
+      "after a failed refresh, the next call should refresh again; it made \(server.refreshes - refreshesBefore) refreshes"
     )
     #expect(token == "access-\(refreshesBefore + 1)")
   }
@@ -103,51 +189,58 @@ struct TokenStoreGuardTests {
 
 @Suite("Chapter 04: every interleaving", .exposesBug)
 struct TokenStoreExplorationTests {
-  @Test("Three callers, in every order and with every answer, share one refresh and stay signed in")
+  @Test("Rejections of one token, reported in every order, cost one refresh")
   func everyInterleavingKeepsThePromise() async {
-    let call = MethodCall("validAccessToken()", key: "the access token")
-    await Exploration(TokenStoreWorld.self, calls: [call, call, call]).run()
+    let report = MethodCall("accessToken(replacing: access-0)", key: "the access token")
+    await Exploration(TokenStoreWorld.self, calls: [report, report, report]).run()
   }
 }
 
-/// The store in a world of its own, starting with an expired token, with the promise it keeps in
-/// every schedule.
+/// The store in a world of its own, holding access-0, which the API has just turned away, with
+/// the promise it keeps in every schedule.
 struct TokenStoreWorld: ExplorationWorld {
   let server: FakeAuthServer
   let store: TokenStore
 
   init(_ scenario: Scenario) {
     server = FakeAuthServer(scenario)
-    store = TokenStore(credentials: FakeAuthServer.expiredCredentials, server: server)
+    store = TokenStore(credentials: FakeAuthServer.validCredentials, server: server)
   }
 
   var fakes: [any FakeService] { [server] }
 
   func perform(_ call: MethodCall) async throws -> any Sendable {
-    try await store.validAccessToken()
+    try await store.accessToken(replacing: "access-0")
   }
 
-  /// No refresh token is ever presented twice, so nobody is signed out; callers who find the
-  /// token expired while a refresh runs share it and get the same token; a renewed token costs no
-  /// refresh; a failed refresh reaches only the callers who were waiting for it.
+  /// access-0 is replaced once: callers who report it while it is current share one refresh, and
+  /// a caller who reports it after it was replaced gets the current token without a refresh; no
+  /// refresh token is presented twice; a failed refresh reaches only the callers waiting for it.
   func checkPromise(_ moment: Moment<Self>) async {
-    let rejected = server.requests.records.first { record in
-      server.requests.records.contains {
-        $0.key == record.key && $0.number < record.number && $0.isAnswered && !$0.threw
-      }
+    let records = server.requests.records
+    /// The access token the server accepted at `time`.
+    func current(at time: Int) -> String {
+      records.last { ($0.answeredAt ?? .max) < time && !$0.threw }.map { "access-\($0.number)" }
+        ?? "access-0"
     }
-    moment.expect(
-      rejected == nil, "a refresh token is used once",
-      """
-      \(rejected.map(server.requests.name(of:)) ?? "A refresh") presented \
-      \(rejected?.key ?? "a refresh token") after an earlier refresh had already used it: the \
-      server honours each refresh token once, so it rejects the second and signs the user out.
-      """)
+    for refresh in records {
+      let reporting = moment.callers.filter {
+        $0.startedAt < refresh.startedAt && ($0.finishedAt ?? .max) > refresh.startedAt
+      }
+      moment.expect(
+        current(at: refresh.startedAt) == "access-0", "a token is replaced once",
+        """
+        \(server.requests.name(of: refresh)) started when access-0 had already been replaced by \
+        \(current(at: refresh.startedAt)); the callers still waiting then \
+        (\(reporting.map(\.name).joined(separator: ", "))) had all reported access-0, which \
+        needed no second replacement. The refresh revoked \(current(at: refresh.startedAt)), \
+        which callers had just been given.
+        """)
+    }
     moment.expectOneRequestAtATime(
       per: server.requests, keepsSuccess: true, succeeded: { !$0.threw })
     moment.expectAgreement(on: String.self)
     let forTheToken: (Requests.Record) -> String = { _ in "the access token" }
-    moment.expectKeepsWhatItReturned(server.requests, subject: forTheToken)
     moment.expectFailuresAreFresh(server.requests, failed: \.threw, subject: forTheToken)
   }
 }

@@ -4,10 +4,11 @@ import Services
 /// An ``AuthServer`` with single-use refresh tokens, whose refreshes wait until the test lets them
 /// finish.
 ///
-/// It starts out having issued ``expiredCredentials``. Refresh number *n* that presents the current
-/// refresh token returns `access-n` and `refresh-n`, valid for good; any other refresh token is
-/// rejected with ``AuthError/refreshTokenRejected``, as a real server does when one token is used
-/// twice.
+/// It starts out having issued `access-0` and `refresh-0` (``expiredCredentials`` or
+/// ``validCredentials``). Refresh number *n* that presents the current refresh token returns
+/// `access-n` and `refresh-n`, valid for good, and revokes the access token issued before, which
+/// the API then turns away; any other refresh token is rejected with
+/// ``AuthError/refreshTokenRejected``, as a real server does when one token is used twice.
 public final class FakeAuthServer: AuthServer, FakeService {
   /// Credentials whose access token has expired, holding the refresh token the server honours.
   public static let expiredCredentials = Credentials(
@@ -19,6 +20,7 @@ public final class FakeAuthServer: AuthServer, FakeService {
 
   private struct State {
     var currentRefreshToken = "refresh-0"
+    var currentAccessToken = "access-0"
     var rejected = 0
   }
 
@@ -43,23 +45,29 @@ public final class FakeAuthServer: AuthServer, FakeService {
   /// How many refreshes the server rejected because their refresh token was used before.
   public var rejectedRefreshes: Int { state.value.rejected }
 
+  /// The access token the API accepts now; every one issued before it is revoked.
+  public var currentAccessToken: String { state.value.currentAccessToken }
+
   public func refresh(using refreshToken: String) async throws -> Credentials {
     try await requests.perform(for: refreshToken) { number, outcome in
       if outcome == "error" { throw FakeNetworkError(request: number) }
       // The server checks the token when it handles the request, after it crossed the network.
-      let accepted = self.state.withLock { state in
+      let revoked: String? = self.state.withLock { state in
         guard refreshToken == state.currentRefreshToken else {
           state.rejected += 1
-          return false
+          return nil
         }
-        state.currentRefreshToken = "refresh-\(number)"
-        return true
+        defer {
+          state.currentRefreshToken = "refresh-\(number)"
+          state.currentAccessToken = "access-\(number)"
+        }
+        return state.currentAccessToken
       }
-      guard accepted else { throw AuthError.refreshTokenRejected(refreshToken) }
+      guard let revoked else { throw AuthError.refreshTokenRejected(refreshToken) }
       let credentials = Credentials(
         accessToken: "access-\(number)", refreshToken: "refresh-\(number)",
         expiresAt: .distantFuture)
-      return (credentials, "returns access-\(number)")
+      return (credentials, "returns access-\(number) and revokes \(revoked)")
     }
   }
 }

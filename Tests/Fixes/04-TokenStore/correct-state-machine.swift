@@ -1,4 +1,5 @@
-// The store is either holding credentials or refreshing them.
+// The store is either holding credentials or refreshing them; a rejection of a token it no longer
+// holds is answered with the one it holds.
 import Foundation
 import Services
 
@@ -17,20 +18,32 @@ public actor TokenStore {
   }
 
   public func validAccessToken() async throws -> String {
-    switch state {
-    case .holding(let credentials) where credentials.isValid(at: Date()):
+    if case .holding(let credentials) = state, credentials.isValid(at: Date()) {
       return credentials.accessToken
+    }
+    return try await renewed().accessToken
+  }
+
+  public func accessToken(replacing rejected: String) async throws -> String {
+    if case .holding(let credentials) = state, credentials.accessToken != rejected {
+      return credentials.accessToken
+    }
+    return try await renewed().accessToken
+  }
+
+  private func renewed() async throws -> Credentials {
+    switch state {
     case .refreshing(let refresh, _):
-      return try await refresh.value.accessToken
-    case .holding(let expired):
-      let refresh = Task { try await server.refresh(using: expired.refreshToken) }
-      state = .refreshing(refresh, previous: expired)
+      return try await refresh.value
+    case .holding(let old):
+      let refresh = Task { try await server.refresh(using: old.refreshToken) }
+      state = .refreshing(refresh, previous: old)
       do {
         let renewed = try await refresh.value
         state = .holding(renewed)
-        return renewed.accessToken
+        return renewed
       } catch {
-        state = .holding(expired)
+        state = .holding(old)
         throw error
       }
     }
