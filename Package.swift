@@ -20,6 +20,7 @@ let chapters: [(target: String, folder: String)] = [
   ("Chapter08", "08-Dashboard"),
   ("Chapter09", "09-AvatarLoader"),
   ("Chapter10", "10-MarketFeed"),
+  ("Chapter11", "11-SearchModel"),
 ]
 
 let package = Package(

@@ -5,21 +5,21 @@ import Foundation
 /// The fakes use `NSLock` rather than the standard library's `Mutex`: on Linux, the Thread
 /// Sanitizer reports false races inside `Mutex`, and `swift test --sanitize=thread` over the
 /// solutions must stay quiet.
-final class Locked<State>: @unchecked Sendable {
+public final class Locked<State>: @unchecked Sendable {
   private let lock = NSLock()
   private var state: State
 
-  init(_ state: State) {
+  public init(_ state: State) {
     self.state = state
   }
 
-  func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+  public func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
     lock.lock()
     defer { lock.unlock() }
     return try body(&state)
   }
 
-  var value: State {
+  public var value: State {
     withLock { $0 }
   }
 }

@@ -32,6 +32,18 @@ public final class Requests: Sendable {
   /// The outcome a cancelled request ends with.
   public static let cancelled = "cancelled"
 
+  /// What a request does when the task that made it is cancelled while it waits.
+  public enum Cancellation: Sendable {
+    /// It throws `CancellationError` at once, as `URLSession` does.
+    case throwsAtOnce
+    /// It keeps waiting until the test releases it, and then throws `CancellationError`, as a
+    /// transfer does that takes a while to wind down.
+    case windsDown
+    /// It goes on as if nothing happened, and answers normally when the test releases it, as a
+    /// backend does that has already started on the request; the cancellation is still recorded.
+    case isIgnored
+  }
+
   private struct State {
     var records: [Record] = []
     var perKey: [String: Int] = [:]
@@ -39,7 +51,7 @@ public final class Requests: Sendable {
     var isOpen = false
     var released: [Int: String?] = [:]
     var waiting: [Int: Answer] = [:]
-    var cancelledRequestsWaitForRelease = false
+    var cancellation = Cancellation.throwsAtOnce
     var defaultOutcome: String
   }
 
@@ -86,8 +98,14 @@ public final class Requests: Sendable {
   /// then throws `CancellationError`, as a network stack does when a cancelled transfer takes a
   /// while to wind down. By default a cancelled request throws at once.
   public var cancelledRequestsWaitForRelease: Bool {
-    get { state.value.cancelledRequestsWaitForRelease }
-    set { state.withLock { $0.cancelledRequestsWaitForRelease = newValue } }
+    get { state.value.cancellation == .windsDown }
+    set { state.withLock { $0.cancellation = newValue ? .windsDown : .throwsAtOnce } }
+  }
+
+  /// What a request does when the task that made it is cancelled while it waits.
+  public var cancellation: Cancellation {
+    get { state.value.cancellation }
+    set { state.withLock { $0.cancellation = newValue } }
   }
 
   public func started(for key: String) -> Int {
@@ -160,8 +178,9 @@ public final class Requests: Sendable {
           }
         }
         let now: (cancelled: Bool, outcome: String?)? = state.withLock { state in
-          let cancelled = state.records[number - 1].wasCancelled
-          if cancelled && !state.cancelledRequestsWaitForRelease { return (true, nil) }
+          let cancelled =
+            state.records[number - 1].wasCancelled && state.cancellation != .isIgnored
+          if cancelled && state.cancellation == .throwsAtOnce { return (true, nil) }
           if let outcome = state.released[number] { return (cancelled, outcome) }
           if state.isOpen { return (cancelled, nil) }
           state.waiting[number] = answer
@@ -173,8 +192,8 @@ public final class Requests: Sendable {
       let cancelledAt = scenario.tick()
       let answer = state.withLock { state in
         state.records[number - 1].cancelledAt = cancelledAt
-        return state.cancelledRequestsWaitForRelease
-          ? nil : state.waiting.removeValue(forKey: number)
+        return state.cancellation == .throwsAtOnce
+          ? state.waiting.removeValue(forKey: number) : nil
       }
       scenario.record(.requestCancelled(name), by: caller)
       answer?(true, nil)()
@@ -205,7 +224,7 @@ public final class Requests: Sendable {
       state.isOpen = true
       defer { state.waiting = [:] }
       return state.waiting.sorted { $0.key < $1.key }.map {
-        ($0.value, state.records[$0.key - 1].wasCancelled)
+        ($0.value, state.records[$0.key - 1].wasCancelled && state.cancellation != .isIgnored)
       }
     }
     let resumptions = waiting.map { answer, cancelled in answer(cancelled, nil) }
@@ -229,6 +248,7 @@ public final class Requests: Sendable {
       return (
         state.waiting.removeValue(forKey: number),
         state.records.indices.contains(number - 1) && state.records[number - 1].wasCancelled
+          && state.cancellation != .isIgnored
       )
     }
     let how = cancelled ? "wind down" : outcome.map { "finish (\($0))" } ?? "finish"

@@ -30,6 +30,8 @@ public final class Scenario: Sendable {
     let condition: @Sendable () -> Bool
     let continuation: CheckedContinuation<Bool, Never>
     let deadline: ContinuousClock.Instant
+    /// Whether the wait also ends when nothing of the scenario can run.
+    let endsWhenSettled: Bool
   }
 
   private struct WeakRequests {
@@ -38,8 +40,15 @@ public final class Scenario: Sendable {
 
   private let state = Locked(State())
 
-  public init(timeLimit: Duration = .seconds(2)) {
+  /// Whether the code under test runs on the main actor, whose jobs run on the main dispatch
+  /// queue, where the scheduler cannot see them. Then "settled" says nothing about that code, so
+  /// waits end only when their condition holds (``waitUntil(_:)``), never because the scheduler
+  /// has gone idle, and ``settle()`` is not available.
+  public let watchesTheMainActor: Bool
+
+  public init(timeLimit: Duration = .seconds(2), watchesTheMainActor: Bool = false) {
     self.timeLimit = timeLimit
+    self.watchesTheMainActor = watchesTheMainActor
     Scheduler.shared.register(self)
   }
 
@@ -144,6 +153,9 @@ public final class Scenario: Sendable {
   /// Waits until nothing of this scenario can run: every caller has finished, or is suspended
   /// waiting for a fake's request, for another caller, or in a held lane.
   public func settle() async throws {
+    precondition(
+      !watchesTheMainActor,
+      "settle() cannot see the main actor's jobs; wait with waitUntil(_:) for what they must do")
     guard await waitForWaiter(until: { false }) else {
       throw TimeLimitExceeded(
         """
@@ -162,13 +174,35 @@ public final class Scenario: Sendable {
   /// polling, and never by waiting for a clock: a test that asks "did B return at once?" gets its
   /// answer the moment the actor has done all it can.
   public func wait(until condition: @escaping @Sendable () -> Bool) async -> Bool {
-    _ = await waitForWaiter(until: condition)
+    _ = await waitForWaiter(until: condition, orSettled: !watchesTheMainActor)
     return condition()
   }
 
-  /// Waits until `condition` holds or the scenario has settled, and answers whether either
-  /// happened before the time limit.
-  private func waitForWaiter(until condition: @escaping @Sendable () -> Bool) async -> Bool {
+  /// Waits until `condition` holds, however long the scheduler has been idle, and answers whether
+  /// it did before the time limit.
+  ///
+  /// For work the scheduler cannot see: code isolated to the main actor runs on the main dispatch
+  /// queue, so "nothing of the scenario can run" says nothing about it. Wait for what that work
+  /// must do instead, such as a request reaching a fake. Correct code makes the condition true in
+  /// milliseconds; only code that never does waits out the time limit.
+  public func waitUntil(_ condition: @escaping @Sendable () -> Bool) async -> Bool {
+    _ = await waitForWaiter(until: condition, orSettled: false)
+    return condition()
+  }
+
+  /// Waits until `condition`, which says what settled means for work the scheduler cannot see,
+  /// holds; after the time limit, throws, saying that `what` never happened.
+  public func settle(when condition: @escaping @Sendable () -> Bool, _ what: String) async throws {
+    guard await waitUntil(condition) else {
+      throw TimeLimitExceeded("After \(timeLimit), \(what).", events: events)
+    }
+  }
+
+  /// Waits until `condition` holds or, when `orSettled`, the scenario has settled, and answers
+  /// whether either happened before the time limit.
+  private func waitForWaiter(
+    until condition: @escaping @Sendable () -> Bool, orSettled: Bool = true
+  ) async -> Bool {
     if !Scheduler.shared.isCurrentThread {
       // The first test of a run may start on the runtime's own threads, before the scheduler took
       // the global executor over; from its first suspension on, it runs on the scheduler.
@@ -178,7 +212,8 @@ public final class Scenario: Sendable {
     return await withCheckedContinuation { continuation in
       state.withLock { state in
         state.waiters[state.nextWaiterID] = Waiter(
-          condition: condition, continuation: continuation, deadline: deadline)
+          condition: condition, continuation: continuation, deadline: deadline,
+          endsWhenSettled: orSettled)
         state.nextWaiterID += 1
       }
       // Off the scheduler's thread (a test on the main actor), no job of the scheduler's is the
@@ -301,10 +336,10 @@ public final class Scenario: Sendable {
   /// - Parameter betweenJobs: whether the scheduler calls this between two jobs, the only moment
   ///   at which "settled" can be read: from inside a job, the job itself is still running.
   func checkWaiters(betweenJobs: Bool = false) {
-    let waiters = state.withLock { $0.waiters.map { ($0.key, $0.value.condition) } }
+    let waiters = state.withLock { $0.waiters.map { ($0.key, $0.value) } }
     guard !waiters.isEmpty else { return }
     let settled = betweenJobs && Scheduler.shared.isSettled(ObjectIdentifier(self))
-    for (id, condition) in waiters where settled || condition() {
+    for (id, waiter) in waiters where (settled && waiter.endsWhenSettled) || waiter.condition() {
       resolveWaiter(id, satisfied: true)
     }
   }

@@ -305,7 +305,7 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
     }
     while true {
       do {
-        try await scenario.settle()
+        try await world.settle(scenario)
       } catch {
         return finish(.broken(BrokenPromise(rule: "it settles", message: "\(error)")))
       }
@@ -416,7 +416,7 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
       let sameCaller = waiting.count { $0.1.caller == record.caller }
       let key = sameCaller > 1 ? Choice.compact(record.key) : nil
       let outcomes =
-        record.wasCancelled
+        record.wasCancelled && requests.cancellation != .isIgnored
         ? [Requests.cancelled]
         : requests.outcomes.enumerated().filter {
           $0.offset == 0 || unusual < bounds.unusualOutcomes

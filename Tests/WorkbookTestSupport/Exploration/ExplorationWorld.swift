@@ -24,6 +24,12 @@ public protocol ExplorationWorld: Sendable {
   /// once; by default, nothing. It runs before the first choice, and its steps are in the timeline.
   func prepare(_ scenario: Scenario) async throws
 
+  /// Waits until nothing more can happen without a choice of the explorer's. By default, until
+  /// the scheduler has nothing of the scenario's left to run (``Scenario/settle()``); a world
+  /// whose work runs where the scheduler cannot see it, on the main actor, says what settled
+  /// means for it.
+  func settle(_ scenario: Scenario) async throws
+
   /// The fakes whose waiting requests the explorer answers.
   var fakes: [any FakeService] { get }
 
@@ -44,6 +50,7 @@ public protocol ExplorationWorld: Sendable {
 
 extension ExplorationWorld {
   public func prepare(_ scenario: Scenario) async throws {}
+  public func settle(_ scenario: Scenario) async throws { try await scenario.settle() }
   public func steps() -> [WorldStep] { [] }
   public func take(_ name: String) {}
 }

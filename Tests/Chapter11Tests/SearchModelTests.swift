@@ -1,0 +1,255 @@
+import Foundation
+import Services
+import Testing
+import WorkbookTestSupport
+
+@testable import Chapter11
+
+/// A search screen's model with its fakes, in a scenario that watches the main actor.
+private struct Screen {
+  let scenario = Scenario(watchesTheMainActor: true)
+  let service: FakeSearchService
+  let decoder: FakeSearchDecoder
+  let model: SearchModel
+
+  init() {
+    service = FakeSearchService(scenario)
+    decoder = FakeSearchDecoder(scenario)
+    model = SearchModel(service: service, decoder: decoder)
+  }
+
+  /// Starts a search for `query` the way the view does, in a task of its own.
+  func type(_ query: String) -> Callers<Void> {
+    scenario.start(1, "search(for: \(query))") { await model.search(for: query) }
+  }
+
+  /// Waits until the search for `query` has reached the backend.
+  func waitForTheSearch(for query: String) async throws {
+    let asked = await scenario.waitUntil { service.request(for: query) != nil }
+    try #require(asked, "the search for \"\(query)\" should reach the backend")
+  }
+}
+
+@Suite("Chapter 11: the main actor's time and its reentrancy", .exposesBug)
+struct SearchModelTests {
+  @Test("The answer is decoded off the main actor")
+  func answerIsDecodedOffTheMainActor() async throws {
+    let screen = Screen()
+    screen.service.open()
+
+    _ = try await screen.type("swift").results()
+    let decoding = try #require(screen.decoder.decodings.first, "the answer should be decoded")
+
+    #expect(
+      !decoding.onMainActor,
+      screen.scenario.explain(
+        """
+        The answer for "swift" was decoded on the main actor. For as long as a decode of a big \
+        answer runs there, nothing else on the main actor can: no tap is handled, no frame is \
+        drawn. search(for:) is isolated to the main actor, and the decode ran as part of it.
+        """,
+        correctly: "the decode runs off the main actor, which only takes the hits it produced."
+      )
+    )
+  }
+
+  @Test("A search the user has typed past does not replace newer hits")
+  func replacedSearchDoesNotOverwriteNewerHits() async throws {
+    let screen = Screen()
+
+    let older = screen.type("sw")
+    try await screen.waitForTheSearch(for: "sw")
+    // The text changes: the view cancels the older search and starts one for the new text.
+    older.cancel()
+    let newer = screen.type("swift")
+    try await screen.waitForTheSearch(for: "swift")
+    screen.service.release(2)
+    _ = try await newer.results()
+    screen.service.release(1)
+    _ = try await older.results()
+    let shown = await screen.model.hits
+
+    #expect(
+      shown == FakeSearchService.hits(for: "swift"),
+      screen.scenario.explain(
+        """
+        The text changed from "sw" to "swift", and the view cancelled the search for "sw". The \
+        backend answered "swift" first, and its hits were shown; then the answer for "sw" \
+        arrived, and the screen now lists \(shown.map(\.title)): hits for text the user has \
+        already typed past. The search for "sw" was suspended at an `await` while the newer \
+        search ran on the main actor, and it went on when it resumed.
+        """,
+        correctly: "the hits for \"swift\" stay; the late answer for \"sw\" changes nothing."
+      )
+    )
+  }
+}
+
+@Suite("Chapter 11: what the search screen must keep doing")
+struct SearchModelGuardTests {
+  @Test("A search shows what the backend found")
+  func searchShowsTheHits() async throws {
+    let screen = Screen()
+    screen.service.open()
+
+    _ = try await screen.type("swift").results()
+    let shown = await screen.model.hits
+
+    #expect(shown == FakeSearchService.hits(for: "swift"), "the screen lists \(shown)")
+  }
+
+  @Test("A failed search leaves the last hits on screen")
+  func failedSearchKeepsTheLastHits() async throws {
+    let screen = Screen()
+    screen.service.open()
+    _ = try await screen.type("swift").results()
+    screen.service.close()
+
+    let failing = screen.type("swiftui")
+    try await screen.waitForTheSearch(for: "swiftui")
+    screen.service.requests.release(2, as: "error")
+    _ = try await failing.results()
+    let shown = await screen.model.hits
+
+    #expect(
+      shown == FakeSearchService.hits(for: "swift"),
+      "after a failed search the screen should still list the hits for \"swift\", not \(shown)")
+  }
+
+  @Test("Cancelling a search cancels its request")
+  func cancellingASearchCancelsItsRequest() async throws {
+    let screen = Screen()
+
+    let search = screen.type("swift")
+    try await screen.waitForTheSearch(for: "swift")
+    search.cancel()
+    let cancelled = screen.service.wasCancelled(1)
+    screen.service.open()
+    _ = try await search.results()
+
+    #expect(
+      cancelled,
+      screen.scenario.explain(
+        """
+        The view cancelled the search for "swift", but the backend's search #1 was not \
+        cancelled: the cancellation did not reach the work it was meant to stop, which runs on \
+        for a screen that no longer wants it.
+        """,
+        correctly: "cancelling the view's task cancels search #1."
+      )
+    )
+  }
+}
+
+@Suite("Chapter 11: every interleaving", .exposesBug)
+struct SearchModelExplorationTests {
+  @Test("Typing three queries, answered in every order and way, never shows older hits")
+  func everyInterleavingKeepsThePromise() async {
+    await Exploration(
+      SearchScreenWorld.self, calls: [.typing("s"), .typing("sw"), .typing("swi")],
+      // A caller's lane does not hold its main-actor jobs, which run on the main queue. What a
+      // failed search must do is the guard tests' to check; here every search is answered.
+      bounds: ExplorationBounds(unusualOutcomes: 0, holds: 0)
+    ).run()
+  }
+}
+
+/// A search screen in a world of its own, whose view, like `.task(id:)`, cancels the search for
+/// the old text whenever a new one starts.
+struct SearchScreenWorld: ExplorationWorld {
+  struct Call: ExploredCall {
+    let query: String
+
+    static func typing(_ query: String) -> Self { Self(query: query) }
+
+    var description: String { "search(for: \(query))" }
+  }
+
+  /// The view's current search, which the next one cancels.
+  private final class View: Sendable {
+    let current = Locked<Task<Void, Never>?>(nil)
+    let shown = Locked<[[SearchHit]]>([])
+  }
+
+  let service: FakeSearchService
+  let decoder: FakeSearchDecoder
+  let model: SearchModel
+  private let view = View()
+
+  init(_ scenario: Scenario) {
+    service = FakeSearchService(scenario)
+    decoder = FakeSearchDecoder(scenario)
+    model = SearchModel(service: service, decoder: decoder)
+  }
+
+  var fakes: [any FakeService] { [service] }
+
+  func perform(_ call: Call) async throws -> any Sendable {
+    let search = Task { await model.search(for: call.query) }
+    view.current.withLock { current in
+      current?.cancel()
+      current = search
+    }
+    await withTaskCancellationHandler {
+      await search.value
+    } onCancel: {
+      search.cancel()
+    }
+    return ()
+  }
+
+  /// Settled: every search has returned, or waits for the backend's answer.
+  func settle(_ scenario: Scenario) async throws {
+    try await scenario.settle(
+      when: {
+        let waiting = Set(service.requests.records.filter(\.isInFlight).compactMap(\.caller))
+        return scenario.callers.allSatisfy { $0.hasFinished || waiting.contains($0.name) }
+      }, "a search had neither returned nor reached the backend")
+  }
+
+  /// Answers are decoded off the main actor; the hits shown never go back to an older query's;
+  /// a search the view has cancelled has its request cancelled; and once the newest search has
+  /// succeeded, its hits are what the screen lists.
+  func checkPromise(_ moment: Moment<Self>) async {
+    for decoding in decoder.decodings where decoding.onMainActor {
+      moment.expect(
+        false, "decoding stays off the main actor",
+        "The answer for \"\(decoding.query)\" was decoded on the main actor.")
+    }
+    let shown = await model.hits
+    let order = moment.callers.map { moment.call(of: $0).query }
+    func age(_ hits: [SearchHit]) -> Int? {
+      order.firstIndex { FakeSearchService.hits(for: $0) == hits }
+    }
+    let history = view.shown.withLock { history in
+      if history.last != shown { history.append(shown) }
+      return history
+    }
+    let ages = history.compactMap(age)
+    moment.expect(
+      ages == ages.sorted(), "hits never go back to older text",
+      """
+      The screen listed, in turn, \(history.map { $0.map(\.title) }): hits for older text came \
+      back after hits for newer text.
+      """)
+    let records = service.requests.records
+    for caller in moment.callers.dropLast() {
+      let running = records.filter { $0.caller == caller.name && $0.isInFlight && !$0.wasCancelled }
+      moment.expect(
+        running.isEmpty, "a search typed past is cancelled",
+        """
+        The view cancelled the search for "\(moment.call(of: caller).query)" when newer text \
+        came, but \(running.map(service.requests.name(of:)).joined(separator: ", ")) was not \
+        cancelled.
+        """)
+    }
+    if moment.isEnd, let newest = moment.callers.last,
+      records.first(where: { $0.caller == newest.name })?.outcome == "answer"
+    {
+      let query = moment.call(of: newest).query
+      moment.expect(
+        shown == FakeSearchService.hits(for: query), "the newest hits are shown",
+        "The search for \"\(query)\" succeeded, but the screen lists \(shown.map(\.title)).")
+    }
+  }
+}
