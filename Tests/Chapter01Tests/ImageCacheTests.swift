@@ -26,10 +26,9 @@ struct ImageCacheConcurrencyTests {
         5 callers asked for cat.png at once and got \(images.count) different images: \
         \(describe(results)). Each caller found no image at the `images[url]` check, because the \
         others were still suspended at `await client.data(from:)`; each then stored and returned \
-        its own download. After the `await`, look again at what the cache holds.
+        its own download, over the one stored before it.
         """,
-        correctly:
-          "whoever resumes after the first stores its image, returns that image instead of its own."
+        correctly: "all five callers get the same image, and the cache keeps that image."
       )
     )
   }

@@ -25,9 +25,9 @@ struct InFlightDownloadTests {
         """
         5 callers asked for cat.png at once and \(client.downloads(of: .cat)) downloads started \
         (\(downloadsWhileWaiting) while the first was still running); expected 1. Each caller \
-        found nothing in the cache, because the first download was suspended at `await` and had \
-        left no trace, so each started its own. Record the download before the first `await`, \
-        and let later callers wait for it. Callers got: \(describe(results)).
+        found nothing in the cache: while the first download was suspended at `await`, nothing \
+        in the actor's state said that it existed, so each caller started its own. Callers got: \
+        \(describe(results)).
         """,
         correctly: "only download #1 starts; B, C, D and E wait for it, and all five get image #1."
       )
@@ -54,8 +54,8 @@ struct InFlightDownloadTests {
         """
         Caller B asked for cat.png after download #1 had finished but before caller A had \
         resumed to store its image, and \(client.downloads(of: .cat)) downloads started; expected \
-        1. In that gap B must still find the download (or its image), so keep the entry until \
-        the image replaces it. Callers got: \(describe(results)).
+        1. In that gap the cache held neither the image nor any sign of the download that had \
+        just brought it. Callers got: \(describe(results)).
         """,
         correctly: "B joins download #1 and gets image #1 without a download of its own."
       )
@@ -127,8 +127,8 @@ struct InFlightGuardTests {
       scenario.explain(
         """
         While cat.png was downloading, dog.png's download did not start: at most \
-        \(client.mostRequestsAtOnce) download ran at a time. Waiting should be per URL; one \
-        image must not wait for another. Callers got: \(describe(results)).
+        \(client.mostRequestsAtOnce) download ran at a time, so the caller of dog.png waited for \
+        an image it had not asked for. Callers got: \(describe(results)).
         """,
         correctly: "downloads of cat.png and dog.png both start before either finishes."
       )

@@ -46,7 +46,7 @@ struct LatestRequestTests {
         got: \(describe(results)).
         """,
         correctly:
-          "A's cleanup leaves B's entry alone, so cancelDownload(for: hero) cancels download #2."
+          "hero shows as downloading while download #2 runs, and cancelDownload(for: hero) cancels it."
       )
     )
   }

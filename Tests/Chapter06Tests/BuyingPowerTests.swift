@@ -4,6 +4,12 @@ import WorkbookTestSupport
 
 @testable import Chapter06
 
+extension InsufficientBuyingPower: CustomTestStringConvertible {
+  public var testDescription: String {
+    "refused: it needs \(dollars(needed)), and \(dollars(available)) is available"
+  }
+}
+
 /// 60 shares at $1.00: more than half of the account's $100.00.
 private let sixtyDollars = Order(symbol: "ACME", quantity: 60, limitPrice: 100)
 /// 40 shares at $1.00.
@@ -23,7 +29,8 @@ struct ReservationTests {
     try await scenario.settle()
     exchange.open()
     let results = try await orders.results()
-    let available = try await scenario.call("available") { await account.available }
+    let available = try await scenario.call("available") { Money(cents: await account.available) }
+      .cents
 
     #expect(
       exchange.ordersReceived == 1 && available >= 0,
@@ -31,12 +38,12 @@ struct ReservationTests {
         """
         The account held $100.00 and two orders of $60.00 were placed at once: \
         \(exchange.ordersReceived) reached the exchange, and the account is left with \
-        \(dollars(available)). Both orders passed the `order.cost <= available` check, because \
-        neither was charged until the exchange answered, after the `await`. An invariant such as \
-        "never spend more than you have" must hold at every `await`, not only at the end of the \
-        method. Callers got: \(describe(results)).
+        \(dollars(available)). Both orders passed the `order.cost <= available` check: while \
+        A's order was at the exchange, suspended at `await exchange.submit`, `available` still \
+        said $100.00, and B was checked against that. Callers got: \(describe(results)).
         """,
-        correctly: "A reserves $60.00 before sending its order, so B finds $40.00 and is refused."
+        correctly:
+          "one order goes through and the other is refused: the account never goes below $0.00."
       )
     )
   }
@@ -57,7 +64,8 @@ struct ReservationTests {
     try await scenario.settle()
     exchange.requests.release(1, as: "reject")
     _ = try await first.results()
-    let available = try await scenario.call("available") { await account.available }
+    let available = try await scenario.call("available") { Money(cents: await account.available) }
+      .cents
     exchange.open()
     _ = try await second.results()
 
@@ -69,7 +77,7 @@ struct ReservationTests {
         exchange when A's was rejected. With B's order still open, $60.00 should be available, \
         but available was \(dollars(available)).
         """,
-        correctly: "A's $60.00 comes back and B's $40.00 stays reserved: $60.00 is available."
+        correctly: "with only B's $40.00 order still open, $60.00 is available."
       )
     )
   }
@@ -86,7 +94,8 @@ struct ReservationTests {
     try await scenario.settle()
     exchange.requests.release(1, as: "unknown")
     let result = try await order.results()[0]
-    let available = try await scenario.call("available") { await account.available }
+    let available = try await scenario.call("available") { Money(cents: await account.available) }
+      .cents
 
     #expect(
       available == 4_000,
@@ -96,7 +105,7 @@ struct ReservationTests {
         still be filled. Yet available was \(dollars(available)), as if the $60.00 were free to \
         spend again.
         """,
-        correctly: "the $60.00 stays reserved until somebody learns the order's fate: $40.00."
+        correctly: "while nobody knows whether the $60.00 order went through, $40.00 is available."
       )
     )
   }
@@ -113,7 +122,8 @@ struct ReservationTests {
     try await scenario.settle()
     order.cancel()
     let result = try await order.results()[0]
-    let available = try await scenario.call("available") { await account.available }
+    let available = try await scenario.call("available") { Money(cents: await account.available) }
+      .cents
 
     #expect(
       available == 4_000,
@@ -123,7 +133,7 @@ struct ReservationTests {
         caller does not take the order back from the exchange, which may still fill it; yet \
         available was \(dollars(available)).
         """,
-        correctly: "the $60.00 stays reserved: $40.00 is available."
+        correctly: "while the $60.00 order may still be filled, $40.00 is available."
       )
     )
   }
@@ -141,7 +151,8 @@ struct BuyingPowerGuardTests {
     _ = try await scenario.call("place(60 ACME, $60.00)") {
       try await account.place(sixtyDollars)
     }
-    let available = try await scenario.call("available") { await account.available }
+    let available = try await scenario.call("available") { Money(cents: await account.available) }
+      .cents
 
     #expect(
       available == 4_000,
@@ -159,7 +170,8 @@ struct BuyingPowerGuardTests {
     await #expect(throws: OrderRejected.self) {
       try await scenario.call("place(60 ACME, $60.00)") { try await account.place(sixtyDollars) }
     }
-    let available = try await scenario.call("available") { await account.available }
+    let available = try await scenario.call("available") { Money(cents: await account.available) }
+      .cents
 
     #expect(
       available == 10_000,
@@ -182,7 +194,8 @@ struct BuyingPowerGuardTests {
     let bothAtTheExchange = await scenario.wait { exchange.requestsInFlight == 2 }
     exchange.open()
     let results = try await first.results() + second.results()
-    let available = try await scenario.call("available") { await account.available }
+    let available = try await scenario.call("available") { Money(cents: await account.available) }
+      .cents
 
     #expect(
       bothAtTheExchange,

@@ -29,10 +29,10 @@ struct AnswerOrderTests {
         """
         Two refreshes of ACME overlapped; the answer to request #2 arrived first and the answer \
         to request #1 arrived last. The store now shows \(shown?.testDescription ?? "nothing"): \
-        an older price replaced a newer one, because each refresh stored whatever it got back \
-        after its `await`. Actors do not resume suspended calls in the order they started.
+        an older price replaced a newer one. The network answered the two requests out of order, \
+        and each refresh stored whatever it got back once it resumed after its `await`.
         """,
-        correctly: "the store keeps quote #2 and ignores the older answer to request #1."
+        correctly: "quote #2 is shown once it arrives, and still shown after #1's answer."
       )
     )
   }
@@ -62,8 +62,7 @@ struct AnswerOrderTests {
         """
         Three refreshes overlapped: request #2 answered first, #3 failed, and #1 answered last. \
         The store shows \(shown?.testDescription ?? "nothing"); the newest price that arrived \
-        was quote #2. Compare each answer with the one shown, not with the latest request sent: \
-        a request that fails never replaces anything.
+        was quote #2, and request #3, newer still, brought no price at all.
         """,
         correctly: "the store shows quote #2 from the moment it arrives, and keeps it."
       )

@@ -145,8 +145,8 @@ struct DashboardGuardTests {
       scenario.explain(
         """
         The screen was closed and its load cancelled, yet \(stillLoading) panel requests were \
-        still running\(finished ? "" : " and load() had not returned"). Cancelling a task cancels \
-        its child tasks, never the tasks it created with `Task {}`. Load got: \(result).
+        still running\(finished ? "" : " and load() had not returned"), for a screen that is \
+        gone. Load got: \(result).
         """,
         correctly: "every panel request is cancelled and load() throws CancellationError."
       )

@@ -24,8 +24,8 @@ struct SharedCancellationTests {
       results[1...].allSatisfy { $0.value != nil },
       scenario.explain(
         """
-        Row A scrolled away and its call was cancelled; rows B and C were still on screen, yet \
-        they got \(describe(Array(results[1...]))). A's cancellation handler cancelled the shared \
+        Row A scrolled away and its call was cancelled. Rows B and C were still on screen, and \
+        \(describe(Array(results[1...]))). A's cancellation handler cancelled the shared \
         download, which was not A's alone: everyone waiting on it lost it.
         """,
         correctly: "A leaves with CancellationError; download #1 goes on and B and C get image #1."
@@ -83,10 +83,10 @@ struct SharedCancellationTests {
       scenario.explain(
         """
         Row A scrolled away and download #1 was cancelled. Row B appeared while that download was \
-        still winding down, and \(results[1]): it joined a download that nobody wanted any more. \
-        Work that has been cancelled must no longer be found by new callers.
+        still winding down, and \(results[1]): it joined a download that nobody wanted any more, \
+        and shared its end.
         """,
-        correctly: "download #1 is cancelled and forgotten; B starts download #2 and gets image #2."
+        correctly: "B gets image #2, from a download of its own."
       )
     )
   }
@@ -107,7 +107,9 @@ struct AvatarLoaderGuardTests {
 
     #expect(
       client.downloads(of: .cat) == 1,
-      scenario.explain("3 rows asked at once", correctly: "one download."))
+      scenario.explain(
+        "3 rows asked for cat.png at once, and \(client.downloads(of: .cat)) downloads started.",
+        correctly: "one download, shared by the three rows."))
     #expect(
       results.allSatisfy { $0.value == FakeImageClient.image(number: 1) }, "\(describe(results))")
   }

@@ -34,10 +34,10 @@ struct MessageOrderTests {
       scenario.explain(
         """
         The socket delivered messages 1, 2 and 3, and the journal wrote them in the order \
-        \(journal.writtenSequence.map(String.init).joined(separator: ", ")). Each message was \
-        handed to a `Task {}` of its own, and each task suspended at `await journal.append`: \
-        while one waited, the next entered the actor, so the order in which they finish decides \
-        the order of the journal and of the prices. Unstructured tasks promise no order.
+        \(journal.writtenSequence.map(String.init).joined(separator: ", ")). Up to \
+        \(journal.mostRequestsAtOnce) writes were waiting at `await journal.append` at the same \
+        time: a message entered the actor while an earlier one was still suspended there, so the \
+        order in which the writes finished decided the order of the journal and of the prices.
         """,
         correctly: "message 2 is not written until message 1 is, and message 3 waits for message 2."
       )
@@ -124,7 +124,7 @@ struct MarketFeedGuardTests {
     #expect(
       ended,
       scenario.explain(
-        "the socket closed, but run() did not return: is the message stream ever finished?",
+        "the socket closed and its message was applied, but run() did not return",
         correctly: "run() returns once the socket has closed and the last message is applied."
       )
     )

@@ -34,6 +34,17 @@ public final class FakeExchange: Exchange, FakeService {
   }
 }
 
+/// An amount of money, as timelines and messages show it: `$40.00`.
+public struct Money: Equatable, Sendable, CustomTestStringConvertible {
+  public let cents: Int
+
+  public init(cents: Int) {
+    self.cents = cents
+  }
+
+  public var testDescription: String { dollars(cents) }
+}
+
 /// An amount in cents as dollars, such as `$60.00` or `−$20.00`.
 public func dollars(_ cents: Int) -> String {
   let sign = cents < 0 ? "−" : ""

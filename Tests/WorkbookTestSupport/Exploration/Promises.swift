@@ -46,8 +46,8 @@ extension Moment {
             false, "one \(requests.noun) at a time",
             """
             \(requests.name(of: later))\(whose(later)) started after \
-            \(requests.name(of: earlier))\(whose(earlier)) had already succeeded; what it brought \
-            back should have been handed over, not fetched again.\(gap)
+            \(requests.name(of: earlier))\(whose(earlier)) had already succeeded: it fetched \
+            again what the first had brought back, for a caller who could have had that.\(gap)
             """)
           return
         }
@@ -129,8 +129,8 @@ extension Moment {
         source != nil, "a failure is not kept",
         """
         Caller \(caller.name) threw \(describe(error)), but no \(requests.noun) of \(key) failed \
-        while it was asking: it was handed a failure from before its call. A failed \
-        \(requests.noun) should be forgotten, so that the next caller tries again.
+        while it was asking: it was handed the failure of a \(requests.noun) that had ended \
+        before it asked, instead of a \(requests.noun) of its own.
         """)
     }
   }
