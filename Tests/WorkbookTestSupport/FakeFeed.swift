@@ -36,7 +36,7 @@ public final class FakeFeedSocket: FeedSocket {
     }
     CurrentCaller.$name.withValue("socket") {
       scenario.record(.observed("delivers message #\(message.sequence)"), by: "socket")
-      onMessage?(message)
+      scenario.step { onMessage?(message) }
     }
   }
 
@@ -48,7 +48,7 @@ public final class FakeFeedSocket: FeedSocket {
       defer { state.closed = nil }
       return state.closed
     }
-    closed?.resume()
+    scenario.step { closed?.resume() }
   }
 
   public func connect(onMessage: @escaping @Sendable (FeedMessage) -> Void) async {

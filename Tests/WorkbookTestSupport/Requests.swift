@@ -196,7 +196,10 @@ public final class Requests: Sendable {
           ? state.waiting.removeValue(forKey: number) : nil
       }
       scenario.record(.requestCancelled(name), by: caller)
-      answer?(true, nil)()
+      if let answer {
+        let resume = answer(true, nil)
+        scenario.step(resume)
+      }
     }
   }
 
@@ -228,8 +231,10 @@ public final class Requests: Sendable {
       }
     }
     let resumptions = waiting.map { answer, cancelled in answer(cancelled, nil) }
-    for resume in resumptions {
-      resume()
+    scenario.step {
+      for resume in resumptions {
+        resume()
+      }
     }
   }
 
@@ -253,6 +258,9 @@ public final class Requests: Sendable {
     }
     let how = cancelled ? "wind down" : outcome.map { "finish (\($0))" } ?? "finish"
     scenario.recordTestStep("lets \(noun) #\(number) \(how)")
-    answer?(cancelled, outcome)()
+    if let answer {
+      let resume = answer(cancelled, outcome)
+      scenario.step(resume)
+    }
   }
 }

@@ -46,10 +46,23 @@ public final class Scenario: Sendable {
   /// has gone idle, and ``settle()`` is not available.
   public let watchesTheMainActor: Bool
 
+  /// Tells this scenario's jobs from every other's, for the scheduler; never reused.
+  let id = Scenario.nextID.withLock { id in
+    id += 1
+    return id
+  }
+
+  private static let nextID = Locked(0)
+
   public init(timeLimit: Duration = .seconds(2), watchesTheMainActor: Bool = false) {
     self.timeLimit = timeLimit
     self.watchesTheMainActor = watchesTheMainActor
     Scheduler.shared.register(self)
+  }
+
+  /// Runs `body` as a step of this scenario: what it resumes or starts is this scenario's work.
+  func step<Result>(_ body: () throws -> Result) rethrows -> Result {
+    try Scheduler.withOwner(id, body)
   }
 
   deinit {
@@ -57,7 +70,7 @@ public final class Scenario: Sendable {
     for lane in state.value.lanes.values where lane.isHeld {
       Scheduler.shared.setHeld(false, lane)
     }
-    Scheduler.shared.unregister(ObjectIdentifier(self))
+    Scheduler.shared.unregister(id)
   }
 
   // MARK: Callers
@@ -89,7 +102,7 @@ public final class Scenario: Sendable {
   ) -> Callers<Value> {
     let callers = Callers<Value>(names: names, operation: operation, scenario: self)
     for name in names {
-      let lane = Lane(for: ObjectIdentifier(self))
+      let lane = Lane(for: id)
       state.withLock { state in
         state.clock += 1
         state.callers.append(CallerRecord(name: name, operation: operation, startedAt: state.clock))
@@ -216,9 +229,15 @@ public final class Scenario: Sendable {
           endsWhenSettled: orSettled)
         state.nextWaiterID += 1
       }
-      // Off the scheduler's thread (a test on the main actor), no job of the scheduler's is the
-      // one asking, so "settled" can be read now.
-      checkWaiters(betweenJobs: !Scheduler.shared.isCurrentThread)
+      if Scheduler.shared.isCurrentThread {
+        // The job asking is still running: "settled" can be read once it has ended.
+        Scheduler.shared.checkAfterThisJob(id)
+        checkWaiters()
+      } else {
+        // Off the scheduler's thread (a test on the main actor), no job of the scheduler's is the
+        // one asking, so "settled" can be read now.
+        checkWaiters(betweenJobs: true)
+      }
     }
   }
 
@@ -268,7 +287,7 @@ public final class Scenario: Sendable {
       }
       return state.tasks[name]
     }
-    task?.cancel()
+    step { task?.cancel() }
   }
 
   /// Holds or releases caller `name`: while held, whatever would resume it waits.
@@ -338,7 +357,7 @@ public final class Scenario: Sendable {
   func checkWaiters(betweenJobs: Bool = false) {
     let waiters = state.withLock { $0.waiters.map { ($0.key, $0.value) } }
     guard !waiters.isEmpty else { return }
-    let settled = betweenJobs && Scheduler.shared.isSettled(ObjectIdentifier(self))
+    let settled = betweenJobs && Scheduler.shared.isSettled(id)
     for (id, waiter) in waiters where (settled && waiter.endsWhenSettled) || waiter.condition() {
       resolveWaiter(id, satisfied: true)
     }
@@ -355,9 +374,10 @@ public final class Scenario: Sendable {
     checkWaiters()
   }
 
-  private func resolveWaiter(_ id: Int, satisfied: Bool) {
-    guard let waiter = state.withLock({ $0.waiters.removeValue(forKey: id) }) else { return }
-    waiter.continuation.resume(returning: satisfied)
+  private func resolveWaiter(_ waiterID: Int, satisfied: Bool) {
+    guard let waiter = state.withLock({ $0.waiters.removeValue(forKey: waiterID) }) else { return }
+    // The test that waited goes on as this scenario's work.
+    step { waiter.continuation.resume(returning: satisfied) }
   }
 
   static func callerName(_ index: Int) -> String {

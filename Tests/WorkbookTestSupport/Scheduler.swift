@@ -16,8 +16,11 @@ import Foundation
 ///   test functions themselves. The runtime hands this work to the global concurrent executor,
 ///   and the scheduler takes it over through the runtime's global enqueue hook.
 ///
-/// With every job on one thread, "nothing of this scenario can run" is a fact the scheduler can
-/// read, not a guess: see ``isSettled(_:)``. That is what lets a test decide what the network does
+/// Every job has an owner: the scenario whose work enqueued it. A job that a scenario's job
+/// enqueues, a caller's continuation that its test resumes, a `Task {}` that its actor creates, all
+/// belong to that scenario; work enqueued from nowhere in particular belongs to nobody. With every
+/// job on one thread, "nothing of this scenario can run" is a fact the scheduler can read, not a
+/// guess: see ``isSettled(_:)``; and another test's busy work never delays it. That is what lets a test decide what the network does
 /// next only once the actor has done everything it can, on every run, whatever the machine's load.
 final class Scheduler: @unchecked Sendable {
   /// The scheduler of this test process, installed the first time a scenario needs it.
@@ -31,16 +34,16 @@ final class Scheduler: @unchecked Sendable {
     let job: UnownedJob
     /// The caller's lane, or `nil` for work from the global executor.
     let lane: Lane?
+    /// The scenario whose work this is, or `nil` for work of nobody's (Swift Testing's own).
+    let owner: Int?
   }
 
   /// What the scheduler's thread is doing.
   private enum Activity {
     /// Waiting for a job it may run.
     case idle
-    /// Running a job from the global executor.
-    case runningGlobalWork
-    /// Running a job of a caller's lane.
-    case running(Lane)
+    /// Running a job of the scenario it names, or of nobody's.
+    case running(owner: Int?)
   }
 
   private let condition = NSCondition()
@@ -49,7 +52,9 @@ final class Scheduler: @unchecked Sendable {
   private var activity = Activity.idle
   private var thread: pthread_t?
   /// The scenarios to tell when the scheduler may have settled: each checks its waiters.
-  private var scenarios: [ObjectIdentifier: WeakScenario] = [:]
+  private var scenarios: [Int: WeakScenario] = [:]
+  /// Scenarios whose waits began during the job running now, to check when it ends.
+  private var pendingChecks: Set<Int> = []
   /// Where jobs from the global executor run: they have no lane, and this executor is never
   /// preferred by a task, so running them here changes no task's isolation or preference.
   private let globalWork = GlobalWork()
@@ -72,10 +77,34 @@ final class Scheduler: @unchecked Sendable {
   // MARK: Work
 
   func enqueue(_ job: UnownedJob, on lane: Lane?) {
+    let owner = lane?.scenario ?? Self.currentOwner
     condition.lock()
-    queue.append(Entry(job: job, lane: lane))
+    queue.append(Entry(job: job, lane: lane, owner: owner))
     condition.signal()
     condition.unlock()
+  }
+
+  // MARK: Owners
+
+  private static let ownerKey: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key, nil)
+    return key
+  }()
+
+  /// The scenario whose work the current thread is doing: the owner of the job it runs, or of the
+  /// step a test takes through ``withOwner(_:_:)``. Jobs enqueued now belong to it.
+  static var currentOwner: Int? {
+    get { pthread_getspecific(ownerKey).map { Int(bitPattern: $0) } }
+    set { pthread_setspecific(ownerKey, newValue.flatMap { UnsafeRawPointer(bitPattern: $0) }) }
+  }
+
+  /// Runs `body` as work of scenario `owner`: whatever it resumes or starts belongs to that scenario.
+  static func withOwner<Result>(_ owner: Int, _ body: () throws -> Result) rethrows -> Result {
+    let previous = currentOwner
+    currentOwner = owner
+    defer { currentOwner = previous }
+    return try body()
   }
 
   /// Holds or releases a lane: a held lane's jobs wait in the queue, and count as settled.
@@ -84,26 +113,17 @@ final class Scheduler: @unchecked Sendable {
     lane.isHeld = held
     condition.signal()
     condition.unlock()
-    notifyScenarios()
+    notify(lane.scenario)
   }
 
-  /// Whether nothing of `scenario` can run: no job of its lanes is queued or running, except
-  /// those of held lanes, and no work from the global executor is queued or running.
-  ///
-  /// Work from the global executor cannot be told apart by scenario, so any of it counts. Every
-  /// test suspends sooner or later, so that moment always comes; it only means a scenario may
-  /// wait for another test's job to end, never that it misses one of its own.
-  func isSettled(_ scenario: ObjectIdentifier) -> Bool {
+  /// Whether nothing of `scenario` can run: no job of its is queued or running, except those of
+  /// held lanes.
+  func isSettled(_ scenario: Int) -> Bool {
     condition.lock()
     defer { condition.unlock() }
-    switch activity {
-    case .idle: break
-    case .runningGlobalWork: return false
-    case .running(let lane): if lane.scenario == scenario { return false }
-    }
+    if case .running(let owner) = activity, owner == scenario { return false }
     return !queue.contains { entry in
-      guard let lane = entry.lane else { return true }
-      return lane.scenario == scenario && !lane.isHeld
+      entry.owner == scenario && !(entry.lane?.isHeld ?? false)
     }
   }
 
@@ -125,22 +145,32 @@ final class Scheduler: @unchecked Sendable {
 
   func register(_ scenario: Scenario) {
     condition.lock()
-    scenarios[ObjectIdentifier(scenario)] = WeakScenario(scenario: scenario)
+    scenarios[scenario.id] = WeakScenario(scenario: scenario)
     condition.unlock()
   }
 
-  func unregister(_ scenario: ObjectIdentifier) {
+  func unregister(_ scenario: Int) {
     condition.lock()
     scenarios[scenario] = nil
     condition.unlock()
   }
 
-  /// Lets the scenarios that may just have settled check their waits. While work from the global
-  /// executor is waiting to run, no scenario can have settled, and the checks are skipped.
-  private func notifyScenarios() {
+  /// Asks for scenario `id`'s waits to be checked once the job running now has ended, because
+  /// that job began a wait of the scenario's.
+  func checkAfterThisJob(_ id: Int) {
     condition.lock()
-    let globalWorkWaits = queue.contains { $0.lane == nil }
-    let live = globalWorkWaits ? [] : scenarios.values.compactMap(\.scenario)
+    pendingChecks.insert(id)
+    condition.unlock()
+  }
+
+  /// Lets scenario `owner`, whose job just ended, check its waits (only its own jobs can have
+  /// settled it), and every scenario that began a wait during that job.
+  private func notify(_ owner: Int?) {
+    condition.lock()
+    var owners = pendingChecks
+    pendingChecks = []
+    if let owner { owners.insert(owner) }
+    let live = owners.sorted().compactMap { scenarios[$0]?.scenario }
     condition.unlock()
     for scenario in live {
       scenario.checkWaiters(betweenJobs: true)
@@ -170,15 +200,17 @@ final class Scheduler: @unchecked Sendable {
     condition.unlock()
     while true {
       let entry = nextEntry()
+      Self.currentOwner = entry.owner
       if let lane = entry.lane {
         entry.job.runSynchronously(on: lane.asUnownedTaskExecutor())
       } else {
         entry.job.runSynchronously(on: globalWork.asUnownedTaskExecutor())
       }
+      Self.currentOwner = nil
       condition.lock()
       activity = .idle
       condition.unlock()
-      notifyScenarios()
+      notify(entry.owner)
     }
   }
 
@@ -188,7 +220,7 @@ final class Scheduler: @unchecked Sendable {
     while true {
       if let index = queue.firstIndex(where: { !($0.lane?.isHeld ?? false) }) {
         let entry = queue.remove(at: index)
-        activity = entry.lane.map { .running($0) } ?? .runningGlobalWork
+        activity = .running(owner: entry.owner)
         return entry
       }
       condition.wait()
@@ -232,11 +264,11 @@ private final class GlobalWork: TaskExecutor, @unchecked Sendable {
 /// lane is a few dozen bytes and owns no thread.
 final class Lane: TaskExecutor, @unchecked Sendable {
   /// The scenario whose caller this lane runs.
-  let scenario: ObjectIdentifier
+  let scenario: Int
   /// Guarded by the scheduler's lock.
   var isHeld = false
 
-  init(for scenario: ObjectIdentifier) {
+  init(for scenario: Int) {
     self.scenario = scenario
     _ = Unmanaged.passRetained(self)
   }
