@@ -18,6 +18,7 @@ struct Workbook {
     """
 
   static func main() {
+    Shell.stopCommandsOnInterrupt()
     var arguments = Array(CommandLine.arguments.dropFirst())
     let json = arguments.contains("--json")
     arguments.removeAll { $0 == "--json" }
