@@ -19,21 +19,28 @@ struct Check {
     return report.verdict == .done ? 0 : 1
   }
 
-  /// Builds and tests `chapter` against the student's code.
+  /// Builds and tests `chapter` against the student's code, and nothing else: another chapter's
+  /// unfinished code cannot stop it.
   func report(for chapter: Chapter, quiet: Bool = false) throws(WorkbookError) -> ChapterReport {
     _ = try course.sources(of: chapter)
     let runner = SuiteRunner(course: course, variant: .student)
     let progress = ProgressLine("Building and testing chapter \(chapter.number)", quiet: quiet)
+    let report: ChapterReport
     switch try runner.run([chapter], focus: chapter) {
     case .doesNotCompile(let errors):
       progress.done("the build failed")
-      return ChapterReport(
+      report = ChapterReport(
         chapter: chapter.number, title: chapter.title, verdict: .doesNotCompile, passed: 0,
         total: 0, tests: [], problem: errors)
     case .ran(let reports, _):
-      progress.done("ran \(reports[0].total) tests")
-      return reports[0]
+      report = reports[0]
+      switch report.verdict {
+      case .crashed: progress.done("the tests crashed")
+      case .timedOut: progress.done("the tests were stopped")
+      default: progress.done("ran \(report.total) tests")
+      }
     }
+    return report
   }
 
   func render(_ report: ChapterReport) -> String {
@@ -43,15 +50,17 @@ struct Check {
     ]
     switch report.verdict {
     case .doesNotCompile:
-      lines.append("Your code does not compile. The compiler says:\n")
+      lines.append((BrokenCode(report, in: course)?.sentence ?? "") + "\n")
       lines.append(report.problem ?? "")
-    case .crashed:
-      lines.append("The tests crashed while running your code:")
-      lines.append("  " + (report.problem ?? ""))
-      lines.append(
-        "A `fatalError`, a force unwrap of `nil` or an index out of range stops every test.\n")
-      fallthrough
-    case .failing, .done:
+    case .crashed, .timedOut, .failing, .done:
+      if report.verdict == .crashed {
+        lines.append("The tests crashed while running your code:")
+        lines.append("  " + (report.problem ?? ""))
+        lines.append(
+          "A `fatalError`, a force unwrap of `nil` or an index out of range stops every test.\n")
+      } else if report.verdict == .timedOut {
+        lines.append((report.problem ?? "") + "\n")
+      }
       for test in report.tests {
         let unfinished = test.outcome == .didNotFinish ? " (did not finish)" : ""
         lines.append("  \(symbol(test.outcome)) \(test.name)\(unfinished)")
@@ -68,7 +77,7 @@ struct Check {
       lines.append(
         "Chapter \(report.chapter) is done. Compare with the workbook's fix: swift run workbook diff \(report.chapter)"
       )
-    } else if let chapter {
+    } else if let chapter, BrokenCode(report, in: course) != .workbook {
       lines.append(
         "Fix Chapters/\(chapter.folder)/ and run `swift run workbook check \(report.chapter)` again;"
           + " `swift run workbook hint \(report.chapter)` gives a hint.")
@@ -91,4 +100,40 @@ func encodeJSON(_ value: some Encodable) -> String {
   encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
   let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
   return String(decoding: data, as: UTF8.self)
+}
+
+/// Whose code the compiler's errors are in, when a chapter does not compile.
+enum BrokenCode: Equatable {
+  /// The student's own files in `Chapters/`.
+  case chapter(folder: String)
+  /// The chapter's tests, which break when the actor's public API changes.
+  case tests
+  /// The workbook's shared code, which a student has no reason to touch.
+  case workbook
+
+  init?(_ report: ChapterReport, in course: Course) {
+    guard report.verdict == .doesNotCompile else { return nil }
+    let errors = report.problem ?? ""
+    let chapter = course.chapters.first { $0.number == report.chapter }
+    if let chapter, errors.contains("Chapters/\(chapter.folder)/") {
+      self = .chapter(folder: chapter.folder)
+    } else if let chapter, errors.contains("Tests/\(chapter.testTarget)/") {
+      self = .tests
+    } else {
+      self = .workbook
+    }
+  }
+
+  var sentence: String {
+    switch self {
+    case .chapter(let folder):
+      "Your code in Chapters/\(folder)/ does not compile. The compiler says:"
+    case .tests:
+      "The chapter's tests do not compile against your actor: keep its public API (names, "
+        + "parameters, `async` and `throws`) as the starter has it. The compiler says:"
+    case .workbook:
+      "The workbook's own code does not compile, which is not your chapter's doing; "
+        + "`git status` shows what changed outside Chapters/. The compiler says:"
+    }
+  }
 }

@@ -8,6 +8,7 @@ struct Status {
     case failing(passed: Int, total: Int)
     case brokenBuild
     case crashed
+    case timedOut
     case done
 
     var description: String {
@@ -17,6 +18,7 @@ struct Status {
       case .failing(let passed, let total): "failing: \(passed) of \(total) tests pass"
       case .brokenBuild: "does not compile"
       case .crashed: "crashed"
+      case .timedOut: "stopped: ran too long"
       case .done: "done"
       }
     }
@@ -36,6 +38,7 @@ struct Status {
       case .failing: return (chapter, .failing(passed: check.passed, total: check.total))
       case .doesNotCompile: return (chapter, .brokenBuild)
       case .crashed: return (chapter, .crashed)
+      case .timedOut: return (chapter, .timedOut)
       }
     }
   }
