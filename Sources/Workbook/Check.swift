@@ -12,9 +12,9 @@ struct Check {
       passed: report.passed, total: report.total)
     progress.save(course)
     if json {
-      print(encodeJSON(report))
+      printNow(encodeJSON(report))
     } else {
-      print(render(report))
+      printNow(render(report))
     }
     return report.verdict == .done ? 0 : 1
   }

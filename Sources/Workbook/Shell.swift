@@ -141,3 +141,9 @@ struct ProgressLine {
 func printError(_ line: String) {
   FileHandle.standardError.write(Data((line + "\n").utf8))
 }
+
+/// Writes `line` to standard output at once, unbuffered: `watch` runs for a long time, and whoever
+/// reads its output (a terminal, a pipe, a script timing it) should see each verdict as it comes.
+func printNow(_ line: String) {
+  FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
