@@ -4,15 +4,15 @@ import Foundation
 struct Check {
   let course: Course
 
-  func run(_ chapter: Chapter, json: Bool) throws(WorkbookError) -> Int32 {
-    let report = try report(for: chapter, quiet: json)
+  func run(_ chapter: Chapter, json: Bool, junit: URL? = nil) throws(WorkbookError) -> Int32 {
+    let report = try report(for: chapter, quiet: json, junit: junit)
     var progress = Progress.load(course)
     progress.checks[chapter.number] = Progress.Check(
       sources: fingerprint(of: chapter, in: course), verdict: report.verdict,
       passed: report.passed, total: report.total)
     progress.save(course)
     if json {
-      printNow(encodeJSON(report))
+      printNow(encodeJSON(results(of: report)))
     } else {
       printNow(render(report))
     }
@@ -21,9 +21,12 @@ struct Check {
 
   /// Builds and tests `chapter` against the student's code, and nothing else: another chapter's
   /// unfinished code cannot stop it.
-  func report(for chapter: Chapter, quiet: Bool = false) throws(WorkbookError) -> ChapterReport {
+  func report(
+    for chapter: Chapter, quiet: Bool = false, junit: URL? = nil
+  ) throws(WorkbookError) -> ChapterReport {
     _ = try course.sources(of: chapter)
-    let runner = SuiteRunner(course: course, variant: .student)
+    var runner = SuiteRunner(course: course, variant: .student)
+    runner.junit = junit
     let progress = ProgressLine("Building and testing chapter \(chapter.number)", quiet: quiet)
     let report: ChapterReport
     switch try runner.run([chapter], focus: chapter) {
@@ -40,7 +43,18 @@ struct Check {
       default: progress.done("ran \(report.total) tests")
       }
     }
+    if let junit, let problem = report.problem {
+      try JUnit.writeIfUnfinished(junit, suite: "Chapter \(chapter.number)", error: problem)
+    }
     return report
+  }
+
+  /// The report as Exercism's `results.json` has it, for graders.
+  func results(of report: ChapterReport) -> Results {
+    guard let broken = BrokenCode(report, in: course) else {
+      return Results(tests: Results.tests(of: report))
+    }
+    return Results(tests: [], error: "\(broken.sentence)\n\n\(report.problem ?? "")")
   }
 
   func render(_ report: ChapterReport) -> String {

@@ -15,6 +15,8 @@ struct SuiteRunner {
   let course: Course
   let variant: Variant
   var warningsAreErrors = false
+  /// Where Swift Testing writes its JUnit XML report of the run, if anywhere.
+  var junit: URL?
 
   /// How long one chapter's tests may run before the workbook stops them. Every suite finishes
   /// in well under 2 seconds, and a deadlock fails its test after one; 20 seconds a chapter is
@@ -43,6 +45,7 @@ struct SuiteRunner {
   /// file and line, and under ``timeLimitPerChapter``.
   func run(_ chapters: [Chapter], focus: Chapter? = nil) throws(WorkbookError) -> Outcome {
     let (scratch, manifest) = build(of: chapters)
+    if let junit { try? FileManager.default.removeItem(at: junit) }
     var build = ["swift", "build", "--build-tests", "--scratch-path", scratch]
     if warningsAreErrors { build += ["-Xswiftc", "-warnings-as-errors"] }
     let built = try Shell.run(build, in: course.root, environment: manifest)
@@ -56,7 +59,8 @@ struct SuiteRunner {
       .appendingPathComponent("workbook-events-\(getpid()).jsonl")
     try? FileManager.default.removeItem(at: events)
     defer { try? FileManager.default.removeItem(at: events) }
-    let options = ["--event-stream-output-path", events.path, "--event-stream-version", "0"]
+    var options = ["--event-stream-output-path", events.path, "--event-stream-version", "0"]
+    if let junit { options += ["--xunit-output", junit.path] }
     let ran = chapters.isEmpty ? course.chapters : chapters
     var environment = manifest
     environment["SWIFT_BACKTRACE"] = "enable=no"
