@@ -4,17 +4,21 @@ import Foundation
 struct Check {
   let course: Course
 
-  func run(_ chapter: Chapter, json: Bool, junit: URL? = nil) throws(WorkbookError) -> Int32 {
+  /// Checks `chapter` and prints the verdict; `watching` when `watch` runs it after a save.
+  func run(
+    _ chapter: Chapter, json: Bool, junit: URL? = nil, watching: Bool = false
+  ) throws(WorkbookError) -> Int32 {
+    // Taken before the build, so that a save during the build is never counted as checked.
+    let sources = fingerprint(of: chapter, in: course)
     let report = try report(for: chapter, quiet: json, junit: junit)
     var progress = Progress.load(course)
     progress.checks[chapter.number] = Progress.Check(
-      sources: fingerprint(of: chapter, in: course), verdict: report.verdict,
-      passed: report.passed, total: report.total)
+      sources: sources, verdict: report.verdict, passed: report.passed, total: report.total)
     progress.save(course)
     if json {
       printNow(encodeJSON(results(of: report)))
     } else {
-      printNow(render(report))
+      printNow(render(report, watching: watching))
     }
     return report.verdict == .done ? 0 : 1
   }
@@ -57,7 +61,7 @@ struct Check {
     return Results(tests: [], error: "\(broken.sentence)\n\n\(report.problem ?? "")")
   }
 
-  func render(_ report: ChapterReport) -> String {
+  func render(_ report: ChapterReport, watching: Bool = false) -> String {
     let chapter = course.chapters.first { $0.number == report.chapter }
     var lines = [
       "", "Chapter \(report.chapter) · \(report.title.replacingOccurrences(of: "`", with: ""))", "",
@@ -92,8 +96,12 @@ struct Check {
         "Chapter \(report.chapter) is done. Compare with the workbook's fix: swift run workbook diff \(report.chapter)"
       )
     } else if let chapter, BrokenCode(report, in: course) != .workbook {
+      let again =
+        watching
+        ? "save it and the tests run again"
+        : "run `swift run workbook check \(report.chapter)` again"
       lines.append(
-        "Fix Chapters/\(chapter.folder)/ and run `swift run workbook check \(report.chapter)` again;"
+        "Fix Chapters/\(chapter.folder)/ and \(again);"
           + " `swift run workbook hint \(report.chapter)` gives a hint.")
     }
     return lines.joined(separator: "\n")

@@ -68,7 +68,8 @@ struct Status {
     } else {
       print("  Edit Chapters/\(chapter.folder)/, then run:")
     }
-    print("  swift run workbook check \(chapter.number)")
+    print("  swift run workbook watch \(chapter.number)")
+    print("  It tests the chapter now and at every save; Ctrl-C stops it.")
     return 0
   }
 

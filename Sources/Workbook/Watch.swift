@@ -18,7 +18,7 @@ struct Watch {
       let now = fingerprint(of: chapter, in: course)
       if now != last {
         last = now
-        _ = try check.run(chapter, json: false)
+        _ = try check.run(chapter, json: false, watching: true)
         printNow("\nWatching Chapters/\(chapter.folder)/ for changes (Ctrl-C stops).")
       }
       Thread.sleep(forTimeInterval: Self.interval)
