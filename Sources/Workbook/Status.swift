@@ -69,7 +69,7 @@ struct Status {
       print("  Edit Chapters/\(chapter.folder)/, then run:")
     }
     print("  swift run workbook watch \(chapter.number)")
-    print("  It tests the chapter now and at every save; Ctrl-C stops it.")
+    print("  It tests now and at every save; Ctrl-C stops it.")
     return 0
   }
 
