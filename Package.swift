@@ -23,9 +23,9 @@ let chapters: [(target: String, folder: String)] = [
   ("Chapter10", "10-MarketFeed"),
 ]
 
-// `workbook check 3` sets WORKBOOK_CHAPTERS=03 and builds in a scratch path of its own, so the
-// package it builds holds chapter 03 alone (and not the `workbook` command): another chapter's
-// unfinished code cannot stop it. Without the variable, the package holds every chapter.
+// `workbook check 3` sets WORKBOOK_CHAPTERS=03 and builds in a scratch path apart, so the package
+// it builds holds chapter 03 alone (and not the `workbook` command): another chapter's unfinished
+// code cannot stop it. Without the variable, the package holds every chapter.
 let chosen = environment["WORKBOOK_CHAPTERS"].map {
   $0.split(separator: ",").map { "Chapter\($0)" }
 }

@@ -39,8 +39,8 @@ struct SuiteRunner {
   /// Builds the code, then runs the suites of `chapters` (every chapter when empty) and reads
   /// their verdicts from Swift Testing's event stream.
   ///
-  /// A student's check builds only the chapters it runs, in a scratch path of their own, so that
-  /// another chapter's unfinished code can never stop it. The build has no time limit; the tests
+  /// A student's check builds only the chapters it runs, so that another chapter's unfinished
+  /// code can never stop it. The build has no time limit; the tests
   /// run with the crash reporter off, since the runtime's "Fatal error" line already names the
   /// file and line, and under ``timeLimitPerChapter``.
   func run(_ chapters: [Chapter], focus: Chapter? = nil) throws(WorkbookError) -> Outcome {
@@ -97,18 +97,17 @@ struct SuiteRunner {
 
   /// The scratch path of a build, and the environment that tells `Package.swift` what to declare.
   ///
-  /// A student's build of chapter 03 declares chapter 03 alone, in `.build/chapter-03`; each
-  /// self-check variant builds every chapter in a scratch path of its own, so that switching
+  /// A student's build of chapter 03 declares chapter 03 alone. Every chapter's build shares
+  /// `.build/chapters`, apart from `swift test`'s `.build`: what the chapters share is built once
+  /// there, so a chapter's first check compiles that chapter and its tests, not the whole support.
+  /// Each self-check variant builds every chapter in a scratch path of its own, so that switching
   /// between them never rebuilds everything.
   private func build(of chapters: [Chapter]) -> (scratch: String, environment: [String: String]) {
     guard variant == .student else {
       return (".build/verify-\(variant.rawValue)", ["WORKBOOK_VERIFY": variant.rawValue])
     }
     let numbers = (chapters.isEmpty ? course.chapters : chapters).map(\.number)
-    return (
-      ".build/chapter-\(numbers.joined(separator: "-"))",
-      ["WORKBOOK_CHAPTERS": numbers.joined(separator: ",")]
-    )
+    return (".build/chapters", ["WORKBOOK_CHAPTERS": numbers.joined(separator: ",")])
   }
 
   /// The command that runs a built test product.
