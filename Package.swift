@@ -2,11 +2,12 @@
 import Foundation
 import PackageDescription
 
+let environment = ProcessInfo.processInfo.environment
+
 // A student's code lives in `Chapters/`. The workbook's self-check (`Scripts/verify`) builds the
 // same targets from `Solutions/` by setting WORKBOOK_VERIFY=solutions, each variant in its own
 // scratch path, so that the solutions are proved against exactly the suites students run.
-let chapterFolder =
-  ProcessInfo.processInfo.environment["WORKBOOK_VERIFY"] == "solutions" ? "Solutions" : "Chapters"
+let chapterFolder = environment["WORKBOOK_VERIFY"] == "solutions" ? "Solutions" : "Chapters"
 
 /// The chapters in course order: the SwiftPM target name and the folder that holds its actor.
 let chapters: [(target: String, folder: String)] = [
@@ -23,23 +24,31 @@ let chapters: [(target: String, folder: String)] = [
   ("Chapter11", "11-SearchModel"),
 ]
 
+// `workbook check 3` sets WORKBOOK_CHAPTERS=03 and builds in a scratch path apart, so the package
+// it builds holds chapter 03 alone (and not the `workbook` command): another chapter's unfinished
+// code cannot stop it. Without the variable, the package holds every chapter.
+let chosen = environment["WORKBOOK_CHAPTERS"].map {
+  $0.split(separator: ",").map { "Chapter\($0)" }
+}
+let declared = chapters.filter { chosen?.contains($0.target) ?? true }
+
 let package = Package(
   name: "ActorReentrancyWorkbook",
   platforms: [.macOS(.v15)],
-  products: [
+  products: chosen == nil
     // `swift run workbook`: the course's table of contents, checks, hints, diffs and resets.
-    .executable(name: "workbook", targets: ["Workbook"])
-  ],
-  targets: [
-    .executableTarget(name: "Workbook"),
-    // The world outside the actors: images, an image client, a market-data feed.
-    .target(name: "Services"),
-    // Fakes and a deterministic scheduler that every chapter's tests share.
-    .target(
-      name: "WorkbookTestSupport", dependencies: ["Services"], path: "Tests/WorkbookTestSupport",
-      swiftSettings: [.unsafeFlags(["-O"])]),
-  ]
-    + chapters.flatMap { chapter in
+    ? [.executable(name: "workbook", targets: ["Workbook"])] : [],
+  targets: (chosen == nil ? [.executableTarget(name: "Workbook")] : [])
+    + [
+      // The world outside the actors: images, an image client, a market-data feed.
+      .target(name: "Services"),
+      // Fakes and a deterministic scheduler that every chapter's tests share.
+      // Built optimised even in a debug build: the explorer runs its code thousands of times.
+      .target(
+        name: "WorkbookTestSupport", dependencies: ["Services"], path: "Tests/WorkbookTestSupport",
+        swiftSettings: [.unsafeFlags(["-O"])]),
+    ]
+    + declared.flatMap { chapter in
       [
         .target(
           name: chapter.target,

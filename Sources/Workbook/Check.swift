@@ -4,54 +4,81 @@ import Foundation
 struct Check {
   let course: Course
 
-  func run(_ chapter: Chapter, json: Bool) throws(WorkbookError) -> Int32 {
-    let report = try report(for: chapter, quiet: json)
+  /// Checks `chapter` and prints the verdict; `watching` when `watch` runs it after a save.
+  func run(
+    _ chapter: Chapter, json: Bool, junit: URL? = nil, watching: Bool = false
+  ) throws(WorkbookError) -> Int32 {
+    // Taken before the build, so that a save during the build is never counted as checked.
+    let sources = fingerprint(of: chapter, in: course)
+    let report = try report(for: chapter, quiet: json, junit: junit)
     var progress = Progress.load(course)
     progress.checks[chapter.number] = Progress.Check(
-      sources: fingerprint(of: chapter, in: course), verdict: report.verdict,
-      passed: report.passed, total: report.total)
+      sources: sources, verdict: report.verdict, passed: report.passed, total: report.total)
     progress.save(course)
     if json {
-      print(encodeJSON(report))
+      printNow(encodeJSON(results(of: report)))
     } else {
-      print(render(report))
+      printNow(render(report, watching: watching))
     }
     return report.verdict == .done ? 0 : 1
   }
 
-  /// Builds and tests `chapter` against the student's code.
-  func report(for chapter: Chapter, quiet: Bool = false) throws(WorkbookError) -> ChapterReport {
+  /// Builds and tests `chapter` against the student's code, and nothing else: another chapter's
+  /// unfinished code cannot stop it.
+  func report(
+    for chapter: Chapter, quiet: Bool = false, junit: URL? = nil
+  ) throws(WorkbookError) -> ChapterReport {
     _ = try course.sources(of: chapter)
-    let runner = SuiteRunner(course: course, variant: .student)
+    var runner = SuiteRunner(course: course, variant: .student)
+    runner.junit = junit
     let progress = ProgressLine("Building and testing chapter \(chapter.number)", quiet: quiet)
+    let report: ChapterReport
     switch try runner.run([chapter], focus: chapter) {
     case .doesNotCompile(let errors):
       progress.done("the build failed")
-      return ChapterReport(
+      report = ChapterReport(
         chapter: chapter.number, title: chapter.title, verdict: .doesNotCompile, passed: 0,
         total: 0, tests: [], problem: errors)
     case .ran(let reports, _):
-      progress.done("ran \(reports[0].total) tests")
-      return reports[0]
+      report = reports[0]
+      switch report.verdict {
+      case .crashed: progress.done("the tests crashed")
+      case .timedOut: progress.done("the tests were stopped")
+      default: progress.done("ran \(report.total) tests")
+      }
     }
+    if let junit, let problem = report.problem {
+      try JUnit.writeIfUnfinished(junit, suite: "Chapter \(chapter.number)", error: problem)
+    }
+    return report
   }
 
-  func render(_ report: ChapterReport) -> String {
+  /// The report as Exercism's `results.json` has it, for graders.
+  func results(of report: ChapterReport) -> Results {
+    guard let broken = BrokenCode(report, in: course) else {
+      return Results(tests: Results.tests(of: report))
+    }
+    return Results(tests: [], error: "\(broken.sentence)\n\n\(report.problem ?? "")")
+  }
+
+  func render(_ report: ChapterReport, watching: Bool = false) -> String {
     let chapter = course.chapters.first { $0.number == report.chapter }
     var lines = [
       "", "Chapter \(report.chapter) · \(report.title.replacingOccurrences(of: "`", with: ""))", "",
     ]
     switch report.verdict {
     case .doesNotCompile:
-      lines.append("Your code does not compile. The compiler says:\n")
+      lines.append((BrokenCode(report, in: course)?.sentence ?? "") + "\n")
       lines.append(report.problem ?? "")
-    case .crashed:
-      lines.append("The tests crashed while running your code:")
-      lines.append("  " + (report.problem ?? ""))
-      lines.append(
-        "A `fatalError`, a force unwrap of `nil` or an index out of range stops every test.\n")
-      fallthrough
-    case .failing, .done:
+    case .crashed, .timedOut, .failing, .done:
+      if report.verdict == .crashed {
+        lines.append("The tests crashed while running your code:")
+        lines.append("  " + (report.problem ?? ""))
+        lines.append(
+          "A `fatalError`, a force unwrap of `nil` or an index out of range stops every test.\n")
+      } else if report.verdict == .timedOut {
+        lines.append((report.problem ?? "") + "\n")
+      }
       for test in report.tests {
         let unfinished = test.outcome == .didNotFinish ? " (did not finish)" : ""
         lines.append("  \(symbol(test.outcome)) \(test.name)\(unfinished)")
@@ -68,9 +95,13 @@ struct Check {
       lines.append(
         "Chapter \(report.chapter) is done. Compare with the workbook's fix: swift run workbook diff \(report.chapter)"
       )
-    } else if let chapter {
+    } else if let chapter, BrokenCode(report, in: course) != .workbook {
+      let again =
+        watching
+        ? "save it and the tests run again"
+        : "run `swift run workbook check \(report.chapter)` again"
       lines.append(
-        "Fix Chapters/\(chapter.folder)/ and run `swift run workbook check \(report.chapter)` again;"
+        "Fix Chapters/\(chapter.folder)/ and \(again);"
           + " `swift run workbook hint \(report.chapter)` gives a hint.")
     }
     return lines.joined(separator: "\n")
@@ -91,4 +122,40 @@ func encodeJSON(_ value: some Encodable) -> String {
   encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
   let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
   return String(decoding: data, as: UTF8.self)
+}
+
+/// Whose code the compiler's errors are in, when a chapter does not compile.
+enum BrokenCode: Equatable {
+  /// The student's own files in `Chapters/`.
+  case chapter(folder: String)
+  /// The chapter's tests, which break when the actor's public API changes.
+  case tests
+  /// The workbook's shared code, which a student has no reason to touch.
+  case workbook
+
+  init?(_ report: ChapterReport, in course: Course) {
+    guard report.verdict == .doesNotCompile else { return nil }
+    let errors = report.problem ?? ""
+    let chapter = course.chapters.first { $0.number == report.chapter }
+    if let chapter, errors.contains("Chapters/\(chapter.folder)/") {
+      self = .chapter(folder: chapter.folder)
+    } else if let chapter, errors.contains("Tests/\(chapter.testTarget)/") {
+      self = .tests
+    } else {
+      self = .workbook
+    }
+  }
+
+  var sentence: String {
+    switch self {
+    case .chapter(let folder):
+      "Your code in Chapters/\(folder)/ does not compile. The compiler says:"
+    case .tests:
+      "The chapter's tests do not compile against your actor: keep its public API (names, "
+        + "parameters, `async` and `throws`) as the starter has it. The compiler says:"
+    case .workbook:
+      "The workbook's own code does not compile, which is not your chapter's doing; "
+        + "`git status` shows what changed outside Chapters/. The compiler says:"
+    }
+  }
 }

@@ -5,7 +5,7 @@ struct TestVerdict: Codable {
     case failed
     /// In the self-check of a starter: the test failed, as its `.exposesBug` trait declares.
     case failedAsExpected = "failed as expected"
-    /// The test started but never ended, because the test process crashed.
+    /// The test started but never ended, because the test process crashed or was stopped.
     case didNotFinish = "did not finish"
   }
 
@@ -28,6 +28,8 @@ struct ChapterReport: Codable {
     case doesNotCompile = "does not compile"
     /// The test process crashed, for example on a `fatalError` or a force-unwrapped `nil`.
     case crashed
+    /// The tests ran past the workbook's time limit, so it stopped them.
+    case timedOut = "timed out"
   }
 
   let chapter: String
@@ -36,6 +38,6 @@ struct ChapterReport: Codable {
   let passed: Int
   let total: Int
   let tests: [TestVerdict]
-  /// The compiler's errors, or where the crash happened.
+  /// The compiler's errors, where the crash happened, or why the tests were stopped.
   let problem: String?
 }

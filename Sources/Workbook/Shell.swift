@@ -1,42 +1,115 @@
 import Foundation
+import Synchronization
 
 /// What a finished command printed and how it ended.
 struct CommandResult {
   let status: Int32
   /// Whether the command was killed by a signal, as a test process is when it crashes.
   let crashed: Bool
+  /// Whether the command ran past its time limit, so that its process group was stopped.
+  let timedOut: Bool
   let output: String
 
-  var succeeded: Bool { status == 0 && !crashed }
+  var succeeded: Bool { status == 0 && !crashed && !timedOut }
 }
 
 enum Shell {
   /// Runs `arguments` in `directory`, with `environment` added to this process's, and collects
   /// everything it prints (standard output and error together).
+  ///
+  /// The command runs in a process group of its own, so that a time limit or a Ctrl-C can stop it
+  /// together with everything it started. Its output goes to a file, not a pipe, and the wait is
+  /// for the command itself to exit: a process it left behind that still holds the output open
+  /// (such as the toolchain's crash reporter) cannot keep the workbook waiting.
   static func run(
-    _ arguments: [String], in directory: URL, environment: [String: String] = [:]
+    _ arguments: [String], in directory: URL, environment: [String: String] = [:],
+    timeLimit: Duration? = nil
   ) throws(WorkbookError) -> CommandResult {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = arguments
-    process.currentDirectoryURL = directory
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    process.standardInput = FileHandle.nullDevice
-    do {
-      try process.run()
-    } catch {
-      throw WorkbookError(
-        "could not run `\(arguments.joined(separator: " "))`: \(error.localizedDescription)")
+    let log = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "workbook-\(getpid())-\(UUID().uuidString).log")
+    defer { try? FileManager.default.removeItem(at: log) }
+    let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let pid = try spawn(arguments, in: directory, environment: variables, output: log)
+
+    runningGroup.store(pid, ordering: .sequentiallyConsistent)
+    defer { runningGroup.store(0, ordering: .sequentiallyConsistent) }
+    let deadline = timeLimit.map { ContinuousClock.now + $0 }
+    var status: Int32 = 0
+    var timedOut = false
+    // Polling every 2 ms costs nothing a student can see and keeps the limit a plain comparison.
+    while waitpid(pid, &status, WNOHANG) == 0 {
+      if let deadline, ContinuousClock.now >= deadline {
+        kill(-pid, SIGKILL)
+        timedOut = true
+        while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+        break
+      }
+      usleep(2_000)
     }
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    let output = (try? Data(contentsOf: log)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    if status >> 8 == 127, output.contains("\(arguments[0]): not found") {
+      throw WorkbookError("could not run `\(arguments[0])`: it is not on PATH.")
+    }
+    // The low seven bits of a wait status hold the signal that ended the process, if any.
+    let signal = status & 0x7f
     return CommandResult(
-      status: process.terminationStatus,
-      crashed: process.terminationReason == .uncaughtSignal,
-      output: String(decoding: data, as: UTF8.self))
+      status: signal == 0 ? (status >> 8) & 0xff : 128 + signal,
+      crashed: signal != 0 && !timedOut, timedOut: timedOut, output: output)
+  }
+
+  /// Starts `arguments` as the leader of a new process group, with standard input empty and
+  /// standard output and error both written to `output`.
+  private static func spawn(
+    _ arguments: [String], in directory: URL, environment: [String: String], output: URL
+  ) throws(WorkbookError) -> pid_t {
+    #if canImport(Darwin)
+      var actions: posix_spawn_file_actions_t?
+      var attributes: posix_spawnattr_t?
+    #else
+      var actions = posix_spawn_file_actions_t()
+      var attributes = posix_spawnattr_t()
+    #endif
+    posix_spawn_file_actions_init(&actions)
+    posix_spawnattr_init(&attributes)
+    defer {
+      posix_spawn_file_actions_destroy(&actions)
+      posix_spawnattr_destroy(&attributes)
+    }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    // Process group 0 means a new group whose number is the child's own process id.
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+    posix_spawnattr_setpgroup(&attributes, 0)
+
+    // posix_spawn has no portable way to set the working directory, so a shell changes to it and
+    // then replaces itself with the command, which keeps the group leader's process id.
+    let command = ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", directory.path] + arguments
+    let argv = command.map { strdup($0) } + [nil]
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+      for pointer in argv + envp { free(pointer) }
+    }
+    var pid: pid_t = 0
+    let error = posix_spawn(&pid, command[0], &actions, &attributes, argv, envp)
+    guard error == 0 else {
+      throw WorkbookError(
+        "could not run `\(arguments.joined(separator: " "))`: \(String(cString: strerror(error))).")
+    }
+    return pid
+  }
+
+  /// From now on, Ctrl-C (or a grader's SIGTERM) stops the running command's whole process group
+  /// before the workbook exits: the command's group is not the terminal's, so it would otherwise
+  /// be left running.
+  static func stopCommandsOnInterrupt() {
+    for number in [SIGINT, SIGTERM, SIGHUP] {
+      _ = signal(number) { received in
+        let group = runningGroup.load(ordering: .sequentiallyConsistent)
+        if group > 0 { kill(-group, received) }
+        _exit(128 + received)
+      }
+    }
   }
 
   /// Whether standard output is a terminal, so that colour and progress lines make sense.
@@ -44,6 +117,9 @@ enum Shell {
     isatty(STDOUT_FILENO) == 1
   }
 }
+
+/// The process group of the command running now, or 0; read by the interrupt handler.
+private let runningGroup = Atomic<pid_t>(0)
 
 /// Prints "Building chapter 01…" for work that may take more than a moment, and how long it took.
 struct ProgressLine {
@@ -64,4 +140,10 @@ struct ProgressLine {
 /// Progress and errors go to standard error, so that `--json` output stays clean on standard output.
 func printError(_ line: String) {
   FileHandle.standardError.write(Data((line + "\n").utf8))
+}
+
+/// Writes `line` to standard output at once, unbuffered: `watch` runs for a long time, and whoever
+/// reads its output (a terminal, a pipe, a script timing it) should see each verdict as it comes.
+func printNow(_ line: String) {
+  FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The chapter table: where the student stands, and what to do next.
 struct Status {
   let course: Course
@@ -8,6 +10,7 @@ struct Status {
     case failing(passed: Int, total: Int)
     case brokenBuild
     case crashed
+    case timedOut
     case done
 
     var description: String {
@@ -17,6 +20,7 @@ struct Status {
       case .failing(let passed, let total): "failing: \(passed) of \(total) tests pass"
       case .brokenBuild: "does not compile"
       case .crashed: "crashed"
+      case .timedOut: "stopped: ran too long"
       case .done: "done"
       }
     }
@@ -36,6 +40,7 @@ struct Status {
       case .failing: return (chapter, .failing(passed: check.passed, total: check.total))
       case .doesNotCompile: return (chapter, .brokenBuild)
       case .crashed: return (chapter, .crashed)
+      case .timedOut: return (chapter, .timedOut)
       }
     }
   }
@@ -49,19 +54,12 @@ struct Status {
 
   func show() throws(WorkbookError) -> Int32 {
     let states = try states()
-    let width = min(58, states.map { plain($0.0.title).count }.max() ?? 0)
     print("The Actor Reentrancy Workbook: \(states.count) chapters\n")
-    print("  #   " + "Chapter".padding(toLength: width, withPad: " ", startingAt: 0) + "  State")
-    for (chapter, state) in states {
-      let title = String(plain(chapter.title).prefix(width))
-      print(
-        "  \(chapter.number)  " + title.padding(toLength: width, withPad: " ", startingAt: 0)
-          + "  \(state.description)")
-    }
+    print(table(states, columns: Self.columns))
     print()
     guard let (chapter, state) = states.first(where: { $0.1 != .done }) else {
-      print(
-        "Every chapter is done. Compare your fixes with the workbook's: swift run workbook diff N")
+      print("Every chapter is done. Compare your fixes with the workbook's:")
+      print("  swift run workbook diff N")
       return 0
     }
     print("Next: chapter \(chapter.number) (\(state.description)).")
@@ -70,8 +68,43 @@ struct Status {
     } else {
       print("  Edit Chapters/\(chapter.folder)/, then run:")
     }
-    print("  swift run workbook check \(chapter.number)")
+    print("  swift run workbook watch \(chapter.number)")
+    print("  It tests now and at every save; Ctrl-C stops it.")
     return 0
+  }
+
+  /// The terminal's width: `COLUMNS` when it is set, 80 otherwise.
+  static var columns: Int {
+    ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init).map { max($0, 20) } ?? 80
+  }
+
+  /// The chapter table, `columns` wide at most: the titles get what the numbers and states leave,
+  /// and a title that does not fit ends at a word with an ellipsis.
+  func table(_ states: [(Chapter, State)], columns: Int) -> String {
+    let stateWidth = states.map(\.1.description.count).max() ?? 0
+    let longest = states.map { plain($0.0.title).count }.max() ?? 0
+    // "  01  " before the title and two spaces after it; at least a word or two of the title.
+    let width = max(min(longest, columns - 6 - 2 - max(stateWidth, 5)), 12)
+    let rows =
+      [("#", "Chapter", "State")]
+      + states.map { ($0.0.number, shortened(plain($0.0.title), to: width), $0.1.description) }
+    return rows.map { number, title, state in
+      "  " + number.padding(toLength: 2, withPad: " ", startingAt: 0) + "  "
+        + title.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + state
+    }.joined(separator: "\n")
+  }
+
+  /// `text` in `width` characters at most: whole words and an ellipsis when it is longer, and a
+  /// word cut only when a single word is longer than `width`, with the ellipsis showing it.
+  func shortened(_ text: String, to width: Int) -> String {
+    guard text.count > width else { return text }
+    let room = text.prefix(width - 1)
+    // Cut at the last space that leaves a word whole, if the next character starts a new word.
+    let whole =
+      text.dropFirst(room.count).first == " "
+      ? room : room.lastIndex(of: " ").map { room[..<$0] } ?? room
+    let trimmed = whole.trimmingCharacters(in: CharacterSet(charactersIn: " ,;:·-"))
+    return (trimmed.isEmpty ? String(room) : trimmed) + "…"
   }
 
   /// A title without Markdown's backticks.

@@ -8,17 +8,6 @@ enum Variant: String {
   case solutions
   /// `Chapters/` in the self-check, where tests marked `.exposesBug` must fail.
   case starters
-
-  /// The environment that `Package.swift` and the `.exposesBug` trait read.
-  var environment: [String: String] {
-    self == .student ? [:] : ["WORKBOOK_VERIFY": rawValue]
-  }
-
-  /// The student's build shares `swift test`'s `.build`; each self-check variant has its own, so
-  /// that switching between them never rebuilds everything.
-  var scratchArguments: [String] {
-    self == .student ? [] : ["--scratch-path", ".build/verify-\(rawValue)"]
-  }
 }
 
 /// Builds and runs chapter suites, and reads their verdicts from Swift Testing's event stream.
@@ -26,6 +15,18 @@ struct SuiteRunner {
   let course: Course
   let variant: Variant
   var warningsAreErrors = false
+  /// Where Swift Testing writes its JUnit XML report of the run, if anywhere.
+  var junit: URL?
+
+  /// How long one chapter's tests may run before the workbook stops them. Every suite finishes
+  /// in well under 2 seconds, and a deadlock fails its test after one; 20 seconds a chapter is
+  /// far from both, and near enough that a student whose loop never ends is told soon.
+  /// `WORKBOOK_TEST_TIME_LIMIT` (seconds a chapter) changes it, for a slow machine or a script.
+  static var timeLimitPerChapter: Duration {
+    let seconds = ProcessInfo.processInfo.environment["WORKBOOK_TEST_TIME_LIMIT"].flatMap(
+      Double.init)
+    return .seconds(seconds.map { max($0, 1) } ?? 20)
+  }
 
   /// What building and running the suites gave.
   enum Outcome {
@@ -35,38 +36,93 @@ struct SuiteRunner {
     case ran([ChapterReport], testTime: Double?)
   }
 
-  /// Builds the code and runs the suites of `chapters` (every chapter when empty) in one
-  /// `swift test`, which is as fast as the toolchain goes from an edit to a verdict, and reads
-  /// the verdicts from Swift Testing's event stream.
+  /// Builds the code, then runs the suites of `chapters` (every chapter when empty) and reads
+  /// their verdicts from Swift Testing's event stream.
+  ///
+  /// A student's check builds only the chapters it runs, so that another chapter's unfinished
+  /// code can never stop it. The build has no time limit; the tests
+  /// run with the crash reporter off, since the runtime's "Fatal error" line already names the
+  /// file and line, and under ``timeLimitPerChapter``.
   func run(_ chapters: [Chapter], focus: Chapter? = nil) throws(WorkbookError) -> Outcome {
+    let (scratch, manifest) = build(of: chapters)
+    if let junit { try? FileManager.default.removeItem(at: junit) }
+    var build = ["swift", "build", "--build-tests", "--scratch-path", scratch]
+    if warningsAreErrors { build += ["-Xswiftc", "-warnings-as-errors"] }
+    let built = try Shell.run(build, in: course.root, environment: manifest)
+    guard built.succeeded else {
+      return .doesNotCompile(
+        Diagnostics.errors(in: built.output, root: course.root, focus: focus)
+          ?? built.output.split(separator: "\n").suffix(30).joined(separator: "\n"))
+    }
+
     let events = FileManager.default.temporaryDirectory
-      .appendingPathComponent("workbook-events-\(ProcessInfo.processInfo.processIdentifier).jsonl")
+      .appendingPathComponent("workbook-events-\(getpid()).jsonl")
     try? FileManager.default.removeItem(at: events)
     defer { try? FileManager.default.removeItem(at: events) }
-    var arguments = ["swift", "test"] + variant.scratchArguments
-    if warningsAreErrors { arguments += ["-Xswiftc", "-warnings-as-errors"] }
-    if !chapters.isEmpty {
-      arguments += ["--filter", chapters.map { "\($0.testTarget)\\." }.joined(separator: "|")]
-    }
-    arguments += ["--event-stream-output-path", events.path, "--event-stream-version", "0"]
-    let result = try Shell.run(arguments, in: course.root, environment: variant.environment)
-    let stream = (try? String(contentsOf: events, encoding: .utf8)) ?? ""
-    if stream.isEmpty, !result.succeeded {
-      return .doesNotCompile(
-        Diagnostics.errors(in: result.output, root: course.root, focus: focus)
-          ?? result.output.split(separator: "\n").suffix(30).joined(separator: "\n"))
-    }
-    let log = EventLog(stream)
-    let crash = result.crashed || !log.runEnded ? Diagnostics.crash(in: result.output) : nil
+    var options = ["--event-stream-output-path", events.path, "--event-stream-version", "0"]
+    if let junit { options += ["--xunit-output", junit.path] }
+    let ran = chapters.isEmpty ? course.chapters : chapters
+    var environment = manifest
+    environment["SWIFT_BACKTRACE"] = "enable=no"
+    let result = try Shell.run(
+      testCommand(scratch: scratch) + options, in: course.root, environment: environment,
+      timeLimit: Self.timeLimitPerChapter * ran.count)
+
+    let log = EventLog((try? String(contentsOf: events, encoding: .utf8)) ?? "")
     let folder = variant == .solutions ? "Solutions" : "Chapters"
+    let problem: String?
+    if result.timedOut {
+      let seconds = Int(Self.timeLimitPerChapter.components.seconds) * ran.count
+      problem =
+        ran.count == 1
+        ? "The tests were still running after \(seconds) seconds, so the workbook stopped them "
+          + "and everything they started: something in \(folder)/\(ran[0].folder)/ never returns, "
+          + "such as a loop that never ends."
+        : "The tests were still running after \(seconds) seconds, so the workbook stopped them "
+          + "and everything they started."
+    } else if result.crashed || !log.runEnded {
+      problem = Diagnostics.crash(in: result.output)
+    } else {
+      problem = nil
+    }
     return .ran(
-      (chapters.isEmpty ? course.chapters : chapters).map { chapter in
+      ran.map { chapter in
         // The runtime names files by module, `Chapter01/ImageCache.swift`; name the folder instead.
-        let located = crash?.replacingOccurrences(
+        let located = problem?.replacingOccurrences(
           of: "\(chapter.target)/", with: "\(folder)/\(chapter.folder)/")
-        return log.report(for: chapter, crash: located)
+        return log.report(for: chapter, problem: located, timedOut: result.timedOut)
       },
       testTime: log.testTime)
+  }
+
+  /// The scratch path of a build, and the environment that tells `Package.swift` what to declare.
+  ///
+  /// A student's build of chapter 03 declares chapter 03 alone. Every chapter's build shares
+  /// `.build/chapters`, apart from `swift test`'s `.build`: what the chapters share is built once
+  /// there, so a chapter's first check compiles that chapter and its tests, not the whole support.
+  /// Each self-check variant builds every chapter in a scratch path of its own, so that switching
+  /// between them never rebuilds everything.
+  private func build(of chapters: [Chapter]) -> (scratch: String, environment: [String: String]) {
+    guard variant == .student else {
+      return (".build/verify-\(variant.rawValue)", ["WORKBOOK_VERIFY": variant.rawValue])
+    }
+    let numbers = (chapters.isEmpty ? course.chapters : chapters).map(\.number)
+    return (".build/chapters", ["WORKBOOK_CHAPTERS": numbers.joined(separator: ",")])
+  }
+
+  /// The command that runs a built test product.
+  private func testCommand(scratch: String) -> [String] {
+    #if os(Linux)
+      // On Linux the test product is an executable: running it directly saves the half second
+      // that `swift test --skip-build` spends loading the package again.
+      [
+        "\(scratch)/debug/ActorReentrancyWorkbookPackageTests.xctest", "--testing-library",
+        "swift-testing",
+      ]
+    #else
+      // On macOS it is a bundle that only SwiftPM knows how to load.
+      ["swift", "test", "--skip-build", "--scratch-path", scratch]
+    #endif
   }
 }
 
@@ -74,6 +130,8 @@ struct SuiteRunner {
 private struct EventLog {
   private var names: [String: String] = [:]
   private var order: [String] = []
+  /// Where each test is declared, to list the tests in the order of their files.
+  private var declared: [String: (file: String, line: Int)] = [:]
   private var ended: [String: Bool] = [:]
   private var issues: [String: [(known: Bool, messages: [String], location: String?)]] = [:]
   private(set) var runEnded = false
@@ -90,6 +148,8 @@ private struct EventLog {
           continue
         }
         names[id] = payload["displayName"] as? String ?? payload["name"] as? String ?? id
+        let source = payload["sourceLocation"] as? [String: Any]
+        declared[id] = (source?["fileID"] as? String ?? "", source?["line"] as? Int ?? 0)
         order.append(id)
         continue
       }
@@ -122,8 +182,13 @@ private struct EventLog {
     }
   }
 
-  func report(for chapter: Chapter, crash: String?) -> ChapterReport {
-    let ids = order.filter { $0.hasPrefix("\(chapter.testTarget).") }
+  /// The verdicts of `chapter`'s tests; `problem` says why the run stopped early, if it did.
+  func report(for chapter: Chapter, problem: String?, timedOut: Bool) -> ChapterReport {
+    // Graders show the first failure first, so the tests keep the order they are written in.
+    let ids = order.filter { $0.hasPrefix("\(chapter.testTarget).") }.sorted { a, b in
+      let (x, y) = (declared[a] ?? ("", 0), declared[b] ?? ("", 0))
+      return x.file == y.file ? x.line < y.line : x.file < y.file
+    }
     let tests = ids.map { id in
       let recorded = issues[id] ?? []
       let outcome: TestVerdict.Outcome
@@ -138,11 +203,14 @@ private struct EventLog {
         location: recorded.first?.location)
     }
     let passed = tests.filter { $0.outcome == .passed || $0.outcome == .failedAsExpected }.count
-    let crashed = tests.contains { $0.outcome == .didNotFinish } || (tests.isEmpty && crash != nil)
+    let stopped =
+      tests.contains { $0.outcome == .didNotFinish } || (tests.isEmpty && problem != nil)
     let verdict: ChapterReport.Verdict =
-      crashed ? .crashed : passed == tests.count && !tests.isEmpty ? .done : .failing
+      stopped
+      ? (timedOut ? .timedOut : .crashed)
+      : passed == tests.count && !tests.isEmpty ? .done : .failing
     return ChapterReport(
       chapter: chapter.number, title: chapter.title, verdict: verdict, passed: passed,
-      total: tests.count, tests: tests, problem: crashed ? crash : nil)
+      total: tests.count, tests: tests, problem: stopped ? problem : nil)
   }
 }

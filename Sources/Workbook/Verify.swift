@@ -8,52 +8,86 @@ import Foundation
 struct Verify {
   let course: Course
 
-  private struct Outcome: Encodable {
-    var problems: [String] = []
-    var solutions: [ChapterReport] = []
-    var starters: [ChapterReport] = []
-    /// Whether the workbook is intact: no problem of any kind.
-    var passed = false
-  }
-
-  func run(json: Bool) throws(WorkbookError) -> Int32 {
-    var outcome = Outcome()
-    outcome.problems += try structure()
-    outcome.problems += try formatting(quiet: json)
-    let (solutions, solutionProblems) = try suites(.solutions, quiet: json)
-    outcome.solutions = solutions
-    outcome.problems += solutionProblems
-    let (starters, starterProblems) = try suites(.starters, quiet: json)
-    outcome.starters = starters
-    outcome.problems += starterProblems
-    outcome.passed = outcome.problems.isEmpty
-
-    if json {
-      print(encodeJSON(outcome))
-      return outcome.passed ? 0 : 1
+  func run(json: Bool, junit: URL? = nil) throws(WorkbookError) -> Int32 {
+    var checks = [
+      Results.Test(
+        "every chapter has a solution, a lesson with hints, a recorded starter and a fix",
+        problems: try structure()),
+      Results.Test(
+        "the code is formatted (swift format lint --strict)",
+        problems: try formatting(quiet: json)),
+    ]
+    // Each variant is a run of its own, so Swift Testing writes a report for each; they are
+    // joined into the one file asked for.
+    let reports = [Variant.solutions, .starters].map { variant in
+      FileManager.default.temporaryDirectory
+        .appendingPathComponent("workbook-\(getpid())-\(variant.rawValue).xml")
     }
-    let verdicts = (solutions + starters).flatMap(\.tests)
-    let failedTests = verdicts.filter { $0.outcome == .failed || $0.outcome == .didNotFinish }
-    if outcome.passed {
-      let exposing = starters.flatMap(\.tests).filter { $0.outcome == .failedAsExpected }.count
+    defer {
+      for report in reports { try? FileManager.default.removeItem(at: report) }
+    }
+    let solutions = try suites(.solutions, quiet: json, junit: junit.map { _ in reports[0] })
+    let starters = try suites(.starters, quiet: json, junit: junit.map { _ in reports[1] })
+    checks += solutions.checks + starters.checks
+    if let junit {
+      try JUnit.merge(
+        [
+          ("Solutions", reports[0], solutions.buildErrors),
+          ("Starters", reports[1], starters.buildErrors),
+        ], into: junit)
+    }
+    let results = Results(tests: checks)
+    let intact = results.status == .pass
+    if json {
+      print(encodeJSON(results))
+      return intact ? 0 : 1
+    }
+
+    print()
+    for chapter in course.chapters {
+      print(
+        line(
+          for: chapter, solution: solutions.reports.first { $0.chapter == chapter.number },
+          starter: starters.reports.first { $0.chapter == chapter.number }))
+    }
+    let failed = checks.filter { $0.status != .pass }
+    if intact {
+      let exposing = starters.reports.flatMap(\.tests).filter { $0.outcome == .failedAsExpected }
       print(
         """
 
         The workbook is intact: \(course.chapters.count) chapters. The solutions pass all \
-        \(solutions.flatMap(\.tests).count) tests; the starters fail their \(exposing) \
-        bug-exposing tests, as declared, and pass the other \
-        \(starters.flatMap(\.tests).count - exposing).
+        \(solutions.reports.flatMap(\.tests).count) tests; the starters fail their \
+        \(exposing.count) bug-exposing tests, as declared, and pass the other \
+        \(starters.reports.flatMap(\.tests).count - exposing.count).
         """)
     } else {
       print("\nThe workbook is broken:")
-      for problem in outcome.problems {
-        print("  - " + problem.replacingOccurrences(of: "\n", with: "\n    "))
+      for check in failed {
+        let message = check.message.map { ":\n" + $0 } ?? ""
+        print("  - " + (check.name + message).replacingOccurrences(of: "\n", with: "\n    "))
       }
     }
-    // The closing line in the plain form CI reads: every test verdict and every other problem.
-    let passed = verdicts.count - failedTests.count
-    print("verify: \(passed) passed, \(outcome.problems.count) failed")
-    return outcome.passed ? 0 : 1
+    // The closing line in the plain form CI reads: every test verdict and every other check.
+    print("verify: \(checks.count - failed.count) passed, \(failed.count) failed")
+    return intact ? 0 : 1
+  }
+
+  /// What the self-check found for one chapter, on one line: the one place that prints each
+  /// chapter's results.
+  private func line(
+    for chapter: Chapter, solution: ChapterReport?, starter: ChapterReport?
+  ) -> String {
+    let name = chapter.folder.padding(toLength: 24, withPad: " ", startingAt: 0)
+    let solved =
+      solution.map { "solution passes \($0.passed) of \($0.total)" } ?? "solution not run"
+    let exposed =
+      starter.map { report in
+        let exposing = report.tests.filter { $0.outcome == .failedAsExpected }.count
+        return "starter fails \(exposing) as declared, passes \(report.passed - exposing) of "
+          + "\(report.total - exposing)"
+      } ?? "starter not run"
+    return "  \(name) \(solved) · \(exposed)"
   }
 
   /// Every chapter has its solution, lesson and starter record, and differs from its solution.
@@ -115,46 +149,58 @@ struct Verify {
     return []
   }
 
+  /// What one variant's suites gave: the reports, a check per test and per chapter, and the
+  /// compiler's errors when the variant did not build.
+  private struct Suites {
+    var reports: [ChapterReport] = []
+    var checks: [Results.Test] = []
+    var buildErrors: String?
+  }
+
   private func suites(
-    _ variant: Variant, quiet: Bool
-  ) throws(WorkbookError) -> ([ChapterReport], [String]) {
+    _ variant: Variant, quiet: Bool, junit: URL?
+  ) throws(WorkbookError) -> Suites {
     var runner = SuiteRunner(course: course, variant: variant)
     runner.warningsAreErrors = true
+    runner.junit = junit
     let folder = variant == .solutions ? "Solutions" : "Chapters"
     let progress = ProgressLine(
       "Building \(folder)/ (warnings are errors) and running every suite", quiet: quiet)
-    let reports: [ChapterReport]
+    var suites = Suites()
     switch try runner.run([]) {
     case .doesNotCompile(let errors):
       progress.done("the build failed")
-      return ([], ["\(folder)/ does not build without warnings:\n\(errors)"])
-    case .ran(let ran, let testTime):
-      reports = ran
+      suites.buildErrors = errors
+      suites.checks = [
+        Results.Test(
+          name: "\(folder)/ builds without warnings", status: .error, message: errors, output: nil)
+      ]
+      return suites
+    case .ran(let reports, let testTime):
+      suites.reports = reports
       progress.done(
         "ran \(reports.map(\.total).reduce(0, +)) tests"
           + (testTime.map { " (test time \(String(format: "%.3f", $0)) s)" } ?? ""))
     }
-    var problems: [String] = []
-    for report in reports {
-      if report.verdict == .crashed {
-        problems.append(
-          "chapter \(report.chapter)'s tests crashed on \(folder)/: \(report.problem ?? "")")
-      }
+    for report in suites.reports {
+      let label = "\(variant == .solutions ? "solution" : "starter") \(report.chapter)"
+      suites.checks += Results.tests(of: report, prefix: "\(label) · ")
       if report.total == 0 {
-        problems.append("chapter \(report.chapter) has no tests")
+        suites.checks.append(
+          Results.Test(
+            name: "\(label) · runs its tests", status: .error,
+            message: report.problem ?? "chapter \(report.chapter) has no tests", output: nil))
       }
-      for test in report.tests where test.outcome == .failed || test.outcome == .didNotFinish {
-        let what =
-          variant == .solutions ? "the solution fails" : "the starter does not fail as declared:"
-        problems.append(
-          "chapter \(report.chapter): \(what) \"\(test.name)\""
-            + (test.messages.first.map { "\n" + $0 } ?? ""))
-      }
-      if variant == .starters, !report.tests.contains(where: { $0.outcome == .failedAsExpected }) {
-        problems.append("chapter \(report.chapter): the starter fails no test; it exposes no bug")
+      if variant == .starters, report.total > 0,
+        !report.tests.contains(where: { $0.outcome == .failedAsExpected })
+      {
+        suites.checks.append(
+          Results.Test(
+            name: "\(label) · fails a test marked .exposesBug", status: .fail,
+            message: "the starter fails no test; it exposes no bug", output: nil))
       }
     }
-    return (reports, problems)
+    return suites
   }
 }
 

@@ -7,23 +7,51 @@ struct Workbook {
     usage: swift run workbook [command]
 
       (no command)         the chapters, how far you are, and what to do next
-      check N [--json]     build chapter N and run its tests against your code
+      check N              build chapter N alone and run its tests against your code
+      watch [N]            check chapter N again whenever you save it (Ctrl-C stops)
       hint N               the next hint for chapter N
       diff N [--starter]   your chapter N against the solution (--starter: the starter instead)
       reset N              put chapter N back to its starter, keeping a backup of yours
-      watch [N]            check chapter N again whenever you save it (Ctrl-C stops)
-      verify [--json]      the workbook's self-check: solutions pass, starters fail as declared
+      verify               the workbook's self-check: solutions pass, starters fail as declared
 
-    N is a chapter number, such as 1 or 01.
+    N is a chapter number, such as 1 or 01. For graders, check and verify take --json (Exercism's
+    results.json, version 2, on standard output) and --junit PATH (JUnit XML written to PATH).
     """
 
+  /// The options that graders pass to `check` and `verify`.
+  struct Options {
+    var json = false
+    var junit: URL?
+
+    /// Takes the options out of `arguments`, leaving the command and its chapter.
+    init(taking arguments: inout [String]) throws(WorkbookError) {
+      json = arguments.contains("--json")
+      arguments.removeAll { $0 == "--json" }
+      guard let flag = arguments.firstIndex(of: "--junit") else { return }
+      guard flag + 1 < arguments.count, !arguments[flag + 1].hasPrefix("-") else {
+        throw WorkbookError(
+          "`--junit` needs the path of the file to write, such as `--junit results.xml`.")
+      }
+      // The tests run in the workbook's folder; the path is the one the student typed, from here.
+      junit =
+        URL(
+          fileURLWithPath: arguments[flag + 1],
+          relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        ).absoluteURL
+      arguments.removeSubrange(flag...(flag + 1))
+      guard ["check", "verify"].contains(arguments.first) else {
+        throw WorkbookError("`--junit` works with `check` and `verify` only.", hint: usage)
+      }
+    }
+  }
+
   static func main() {
+    Shell.stopCommandsOnInterrupt()
     var arguments = Array(CommandLine.arguments.dropFirst())
-    let json = arguments.contains("--json")
-    arguments.removeAll { $0 == "--json" }
     do {
+      let options = try Options(taking: &arguments)
       let course = try Course.locate()
-      let status = try run(arguments, json: json, course: course)
+      let status = try run(arguments, options, course: course)
       exit(status)
     } catch {
       printError("workbook: \(error.message)")
@@ -33,7 +61,7 @@ struct Workbook {
   }
 
   private static func run(
-    _ arguments: [String], json: Bool, course: Course
+    _ arguments: [String], _ options: Options, course: Course
   ) throws(WorkbookError) -> Int32 {
     let command = arguments.first ?? "status"
     let rest = Array(arguments.dropFirst())
@@ -41,7 +69,8 @@ struct Workbook {
     case "status":
       return try Status(course: course).show()
     case "check":
-      return try Check(course: course).run(chapter(rest, in: course, for: command), json: json)
+      return try Check(course: course).run(
+        chapter(rest, in: course, for: command), json: options.json, junit: options.junit)
     case "hint":
       return try Hints(course: course).next(chapter(rest, in: course, for: command))
     case "diff":
@@ -55,7 +84,7 @@ struct Workbook {
         try rest.isEmpty ? Status(course: course).next() : chapter(rest, in: course, for: command)
       return try Watch(course: course).run(chapter)
     case "verify":
-      return try Verify(course: course).run(json: json)
+      return try Verify(course: course).run(json: options.json, junit: options.junit)
     case "help", "--help", "-h":
       print(usage)
       return 0
