@@ -1,10 +1,29 @@
 import Foundation
 
-/// `workbook diff N`: the student's chapter (or its starter) against the solution.
+/// `workbook diff N`: the explanation of the workbook's fix, then the student's chapter (or its
+/// starter) against the solution.
+///
+/// The fix is the answer to the chapter, so a student sees it once the chapter's tests pass: the
+/// last check was green, and the files have not changed since. An instructor sees it at any time
+/// against the starter (`--starter`).
 struct Differ {
   let course: Course
 
   func show(_ chapter: Chapter, fromStarter: Bool) throws(WorkbookError) -> Int32 {
+    guard fromStarter || isDone(chapter) else {
+      print(
+        """
+        Chapter \(chapter.number) is not done yet, so the workbook keeps its fix to itself for now.
+        Once `swift run workbook check \(chapter.number)` passes, `swift run workbook diff \(chapter.number)` \
+        explains the workbook's fix and shows how it differs from yours. Stuck? \
+        `swift run workbook hint \(chapter.number)` gives a hint.
+        """)
+      return 1
+    }
+    let explanation = try Hints(course: course).parts(for: chapter).explanation
+    print("Chapter \(chapter.number) · the workbook's fix\n")
+    print(explanation)
+    print("\n" + String(repeating: "─", count: 60) + "\n")
     let from: String
     if fromStarter {
       from = ".workbook/starter/\(chapter.folder)"
@@ -33,6 +52,12 @@ struct Differ {
       print(result.output, terminator: "")
     }
     return 0
+  }
+
+  /// Whether the chapter's last check passed, and its files are still the ones checked.
+  private func isDone(_ chapter: Chapter) -> Bool {
+    guard let check = Progress.load(course).checks[chapter.number] else { return false }
+    return check.verdict == .done && check.sources == fingerprint(of: chapter, in: course)
   }
 
   private func writeStarter(of chapter: Chapter, to folder: String) throws(WorkbookError) {

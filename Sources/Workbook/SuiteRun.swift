@@ -17,6 +17,8 @@ struct SuiteRunner {
   var warningsAreErrors = false
   /// Where Swift Testing writes its JUnit XML report of the run, if anywhere.
   var junit: URL?
+  /// Where each chapter's exploration of every interleaving says how far it went, if anywhere.
+  var explorationLog: URL?
 
   /// How long one chapter's tests may run before the workbook stops them. Every suite finishes
   /// in well under 2 seconds, and a deadlock fails its test after one; 20 seconds a chapter is
@@ -64,6 +66,10 @@ struct SuiteRunner {
     let ran = chapters.isEmpty ? course.chapters : chapters
     var environment = manifest
     environment["SWIFT_BACKTRACE"] = "enable=no"
+    if let explorationLog {
+      try? FileManager.default.removeItem(at: explorationLog)
+      environment["WORKBOOK_EXPLORATION_LOG"] = explorationLog.path
+    }
     let result = try Shell.run(
       testCommand(scratch: scratch) + options, in: course.root, environment: environment,
       timeLimit: Self.timeLimitPerChapter * ran.count)
@@ -168,7 +174,13 @@ private struct EventLog {
           "\(file.split(separator: "/").last ?? "")" + ":\(source?["line"] as? Int ?? 0)"
         }
         let known = issue?["isKnown"] as? Bool ?? false
-        issues[testID, default: []].append((known, texts, location))
+        // A failed expectation comes as its expression, then its explanation. The explanation
+        // says everything the expression does, in words: show it alone.
+        let explained =
+          texts.count > 1
+            && (texts[0].hasPrefix("Expectation failed") || texts[0] == "Issue recorded")
+          ? Array(texts.dropFirst()) : texts
+        issues[testID, default: []].append((known, explained, location))
       case "runEnded":
         runEnded = true
         testTime = texts.first.flatMap { text in

@@ -11,7 +11,7 @@ struct Verify {
   func run(json: Bool, junit: URL? = nil) throws(WorkbookError) -> Int32 {
     var checks = [
       Results.Test(
-        "every chapter has a solution, a lesson with hints, a recorded starter and a fix",
+        "every chapter has a solution, a lesson, hints, a recorded starter and a fix",
         problems: try structure()),
       Results.Test(
         "the code is formatted (swift format lint --strict)",
@@ -48,7 +48,16 @@ struct Verify {
       print(
         line(
           for: chapter, solution: solutions.reports.first { $0.chapter == chapter.number },
-          starter: starters.reports.first { $0.chapter == chapter.number }))
+          starter: starters.reports.first { $0.chapter == chapter.number },
+          explored: solutions.explorations[chapter.number],
+          caught: starters.explorations[chapter.number]))
+    }
+    let explored = solutions.explorations.values
+    if !explored.isEmpty {
+      print(
+        "  every interleaving: \(explored.map(\.schedules).reduce(0, +)) schedules on the "
+          + "solutions in \(String(format: "%.2f", explored.map(\.seconds).reduce(0, +))) s of "
+          + "exploring, run side by side")
     }
     let failed = checks.filter { $0.status != .pass }
     if intact {
@@ -76,7 +85,8 @@ struct Verify {
   /// What the self-check found for one chapter, on one line: the one place that prints each
   /// chapter's results.
   private func line(
-    for chapter: Chapter, solution: ChapterReport?, starter: ChapterReport?
+    for chapter: Chapter, solution: ChapterReport?, starter: ChapterReport?,
+    explored: Exploration?, caught: Exploration?
   ) -> String {
     let name = chapter.folder.padding(toLength: 24, withPad: " ", startingAt: 0)
     let solved =
@@ -87,7 +97,12 @@ struct Verify {
         return "starter fails \(exposing) as declared, passes \(report.passed - exposing) of "
           + "\(report.total - exposing)"
       } ?? "starter not run"
-    return "  \(name) \(solved) · \(exposed)"
+    let exploration =
+      explored.map { explored in
+        " · \(explored.schedules) schedules explored in \(String(format: "%.2f", explored.seconds)) s"
+          + (caught.map { ", the starter's bug in schedule \($0.schedules)" } ?? "")
+      } ?? ""
+    return "  \(name) \(solved) · \(exposed)\(exploration)"
   }
 
   /// Every chapter has its solution, lesson and starter record, and differs from its solution.
@@ -106,10 +121,20 @@ struct Verify {
       } else if mine.allSatisfy({ same(chapter, $0) }) {
         problems.append("Chapters/\(chapter.folder) is identical to its solution: nothing to fix")
       }
-      if !FileManager.default.fileExists(atPath: course.url("Docs/\(chapter.folder).md").path) {
-        problems.append("Chapters/\(chapter.folder) has no lesson Docs/\(chapter.folder).md")
-      } else if (try? Hints(course: course).hints(for: chapter)) == nil {
-        problems.append("Docs/\(chapter.folder).md has no `### Hints` section")
+      let lesson = "Docs/\(chapter.folder).md"
+      if let text = try? String(contentsOf: course.url(lesson), encoding: .utf8) {
+        // The lesson comes before the student tries: the hints and the fix come later, apart.
+        if text.contains("### Hints") || text.contains("## After green") {
+          problems.append(
+            "\(lesson) gives hints or the fix away; they belong in \(Hints.path(of: chapter))")
+        }
+      } else {
+        problems.append("Chapters/\(chapter.folder) has no lesson \(lesson)")
+      }
+      do {
+        _ = try Hints(course: course).parts(for: chapter)
+      } catch {
+        problems.append(error.message)
       }
       if !manifest.contains(chapter.folder) {
         problems.append("Chapters/\(chapter.folder) is not listed in Package.swift")
@@ -155,6 +180,28 @@ struct Verify {
     var reports: [ChapterReport] = []
     var checks: [Results.Test] = []
     var buildErrors: String?
+    /// What each chapter's exploration of every interleaving ran, by chapter number.
+    var explorations: [String: Exploration] = [:]
+  }
+
+  /// How far one chapter's exploration went: every schedule within its bounds on a solution, up
+  /// to the first that breaks the promise on a starter.
+  private struct Exploration {
+    let schedules: Int
+    let seconds: Double
+  }
+
+  /// Reads the lines the explorations wrote: chapter, schedules, seconds, callers.
+  private func explorations(in log: URL) -> [String: Exploration] {
+    let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+    var found: [String: Exploration] = [:]
+    for line in text.split(separator: "\n") {
+      let fields = line.split(separator: "\t")
+      guard fields.count >= 3, let schedules = Int(fields[1]), let seconds = Double(fields[2])
+      else { continue }
+      found[String(fields[0])] = Exploration(schedules: schedules, seconds: seconds)
+    }
+    return found
   }
 
   private func suites(
@@ -163,6 +210,10 @@ struct Verify {
     var runner = SuiteRunner(course: course, variant: variant)
     runner.warningsAreErrors = true
     runner.junit = junit
+    let log = FileManager.default.temporaryDirectory
+      .appendingPathComponent("workbook-\(getpid())-\(variant.rawValue)-explorations.tsv")
+    runner.explorationLog = log
+    defer { try? FileManager.default.removeItem(at: log) }
     let folder = variant == .solutions ? "Solutions" : "Chapters"
     let progress = ProgressLine(
       "Building \(folder)/ (warnings are errors) and running every suite", quiet: quiet)
@@ -178,6 +229,7 @@ struct Verify {
       return suites
     case .ran(let reports, let testTime):
       suites.reports = reports
+      suites.explorations = explorations(in: log)
       progress.done(
         "ran \(reports.map(\.total).reduce(0, +)) tests"
           + (testTime.map { " (test time \(String(format: "%.3f", $0)) s)" } ?? ""))

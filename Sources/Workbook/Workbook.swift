@@ -10,7 +10,8 @@ struct Workbook {
       check N              build chapter N alone and run its tests against your code
       watch [N]            check chapter N again whenever you save it (Ctrl-C stops)
       hint N               the next hint for chapter N
-      diff N [--starter]   your chapter N against the solution (--starter: the starter instead)
+      diff N [--starter]   once chapter N passes: the workbook's fix explained, and your code
+                           against it (--starter: the starter instead, at any time)
       reset N              put chapter N back to its starter, keeping a backup of yours
       verify               the workbook's self-check: solutions pass, starters fail as declared
 
