@@ -56,8 +56,8 @@ struct Verify {
     if !explored.isEmpty {
       print(
         "  every interleaving: \(explored.map(\.schedules).reduce(0, +)) schedules on the "
-          + "solutions in \(String(format: "%.2f", explored.map(\.seconds).reduce(0, +))) s of "
-          + "exploring, run side by side")
+          + "solutions, \(String(format: "%.2f", explored.map(\.seconds).reduce(0, +))) s of the "
+          + "test scheduler's time")
     }
     let failed = checks.filter { $0.status != .pass }
     if intact {

@@ -55,6 +55,8 @@ final class Scheduler: @unchecked Sendable {
   private var scenarios: [Int: WeakScenario] = [:]
   /// Scenarios whose waits began during the job running now, to check when it ends.
   private var pendingChecks: Set<Int> = []
+  /// How long the thread has spent on each scenario's jobs, while it lives.
+  private var busy: [Int: Duration] = [:]
   /// Where jobs from the global executor run: they have no lane, and this executor is never
   /// preferred by a task, so running them here changes no task's isolation or preference.
   private let globalWork = GlobalWork()
@@ -152,7 +154,16 @@ final class Scheduler: @unchecked Sendable {
   func unregister(_ scenario: Int) {
     condition.lock()
     scenarios[scenario] = nil
+    busy[scenario] = nil
     condition.unlock()
+  }
+
+  /// How long the thread has spent running scenario `id`'s jobs so far: its share of the thread,
+  /// whatever other tests ran in between.
+  func busyTime(of id: Int) -> Duration {
+    condition.lock()
+    defer { condition.unlock() }
+    return busy[id, default: .zero]
   }
 
   /// Asks for scenario `id`'s waits to be checked once the job running now has ended, because
@@ -201,14 +212,17 @@ final class Scheduler: @unchecked Sendable {
     while true {
       let entry = nextEntry()
       Self.currentOwner = entry.owner
+      let started = ContinuousClock.now
       if let lane = entry.lane {
         entry.job.runSynchronously(on: lane.asUnownedTaskExecutor())
       } else {
         entry.job.runSynchronously(on: globalWork.asUnownedTaskExecutor())
       }
+      let spent = ContinuousClock.now - started
       Self.currentOwner = nil
       condition.lock()
       activity = .idle
+      if let owner = entry.owner { busy[owner, default: .zero] += spent }
       condition.unlock()
       notify(entry.owner)
     }

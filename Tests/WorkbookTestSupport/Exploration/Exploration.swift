@@ -46,18 +46,20 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
     self.sourceLocation = sourceLocation
   }
 
-  /// What exploring found: how many schedules ran, and how long they took.
+  /// What exploring found: how many schedules ran, and how long they took on the scheduler's
+  /// thread, apart from other tests' work that ran in between.
   public struct Summary: Sendable {
     public let schedules: Int
     public let seconds: Double
   }
 
+  /// The scheduler's time spent on this exploration's schedules so far.
+  private let spent = Locked(Duration.zero)
+
   /// Explores every schedule within the bounds, or replays the one `WORKBOOK_REPLAY` names for
   /// this chapter, and records an issue for the first broken promise.
   @discardableResult
   public func run() async -> Summary {
-    let clock = ContinuousClock()
-    let start = clock.now
     var schedules = 0
     if let replay = Self.replayRequest(for: chapter) {
       schedules = 1
@@ -65,10 +67,10 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
     } else {
       schedules = await exploreAll()
     }
-    let elapsed = (clock.now - start).seconds
+    let seconds = spent.value.seconds
     ExplorationLog.append(
-      chapter: chapter, schedules: schedules, seconds: elapsed, calls: calls.count)
-    return Summary(schedules: schedules, seconds: elapsed)
+      chapter: chapter, schedules: schedules, seconds: seconds, calls: calls.count)
+    return Summary(schedules: schedules, seconds: seconds)
   }
 
   // MARK: Exploring
@@ -295,7 +297,8 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
     var taken: [Choice] = []
     var used = Usage()
     func finish(_ verdict: Run.Verdict) -> Run {
-      Run(verdict: verdict, choices: taken, events: scenario.events)
+      spent.withLock { $0 += Scheduler.shared.busyTime(of: scenario.id) }
+      return Run(verdict: verdict, choices: taken, events: scenario.events)
     }
     do {
       try await world.prepare(scenario)
