@@ -20,6 +20,7 @@ let chapters: [(target: String, folder: String)] = [
   ("Chapter08", "08-AvatarLoader"),
   ("Chapter09", "09-Dashboard"),
   ("Chapter10", "10-MarketFeed"),
+  ("Chapter12", "12-StatementLoader"),
 ]
 
 let package = Package(
