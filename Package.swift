@@ -21,6 +21,7 @@ let chapters: [(target: String, folder: String)] = [
   ("Chapter09", "09-Dashboard"),
   ("Chapter10", "10-MarketFeed"),
   ("Chapter12", "12-StatementLoader"),
+  ("Chapter13", "13-LiveQuote"),
 ]
 
 let package = Package(
