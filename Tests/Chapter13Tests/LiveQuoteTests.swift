@@ -60,9 +60,10 @@ struct LifetimeTests {
     try await screen.scenario.settle()
     let stopped = listener.allFinished
     let nothingRunning = screen.socket.running.isEmpty
+    let nothingOutlivedA = stopped && nothingRunning
 
     #expect(
-      stopped && nothingRunning,
+      nothingOutlivedA,
       screen.scenario.explain(
         """
         Caller A listened to the ticks, got tick #1, and then its task was cancelled. A's loop \
@@ -89,9 +90,10 @@ struct LifetimeTests {
     try await screen.scenario.settle()
     let returned = listener.allFinished
     let nothingRunning = screen.socket.running.isEmpty
+    let nothingOutlivedA = returned && nothingRunning
 
     #expect(
-      returned && nothingRunning,
+      nothingOutlivedA,
       screen.scenario.explain(
         """
         Caller A took the first tick and left its loop, and with it the stream. A \
@@ -115,9 +117,10 @@ struct LifetimeTests {
     try await screen.scenario.settle()
     let gone = released == nil
     let nothingRunning = screen.socket.running.isEmpty
+    let nothingOutlivedTheQuote = gone && nothingRunning
 
     #expect(
-      gone && nothingRunning,
+      nothingOutlivedTheQuote,
       screen.scenario.explain(
         """
         The screen started the quote, the quote showed tick #1, and then the screen let the \
