@@ -22,6 +22,8 @@ let chapters: [(target: String, folder: String)] = [
   ("Chapter09", "09-AvatarLoader"),
   ("Chapter10", "10-MarketFeed"),
   ("Chapter11", "11-SearchModel"),
+  ("Chapter12", "12-StatementLoader"),
+  ("Chapter13", "13-LiveQuote"),
 ]
 
 // `workbook check 3` sets WORKBOOK_CHAPTERS=03 and builds in a scratch path apart, so the package

@@ -326,6 +326,7 @@ public final class Scenario: Sendable {
         state.events.append(Event(caller: caller, kind: kind))
       }
     }
+    ChildProcess.note(Event(caller: caller, kind: kind), in: self)
     checkWaiters()
   }
 

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+/// Lets an exit test say what its child process saw, even when the child crashed.
+///
+/// Swift Testing runs the body of `#expect(processExitsWith:)` in a child process, so a
+/// continuation resumed twice kills the child, not the run. But when the child does not exit as
+/// expected, the parent is told only how it ended (`.signal(SIGILL → 4)`): the child's output,
+/// `ExitTest.Result`, is handed back only when the exit matched. So the child writes what it saw
+/// to files the parent names: its standard error, where the runtime prints why it stopped, and
+/// every event of its scenarios as it happens. The parent reads them in the expectation's comment,
+/// which Swift Testing evaluates only when the expectation fails:
+///
+/// ```swift
+/// let child = ChildProcess()
+/// await #expect(processExitsWith: .success, child.explain("…", correctly: "…")) {
+///   [log = child.log as String] in
+///   ChildProcess.record(to: log)
+///   …
+/// }
+/// ```
+public final class ChildProcess: Sendable {
+  /// Where the child writes; the parent hands it to the child as a captured value.
+  public let log: String
+
+  public init() {
+    log =
+      FileManager.default.temporaryDirectory
+      .appendingPathComponent("workbook-child-\(UUID().uuidString)").path
+  }
+
+  deinit {
+    try? FileManager.default.removeItem(atPath: Self.eventsPath(log))
+    try? FileManager.default.removeItem(atPath: Self.errorsPath(log))
+  }
+
+  /// A failure message for a child that did not exit as expected: what was expected, the reason
+  /// the child gave for stopping, the timeline of the scenario it was running, and what a correct
+  /// actor does instead.
+  public func explain(_ expected: String, correctly: String) -> Comment {
+    let errors = (try? String(contentsOfFile: Self.errorsPath(log), encoding: .utf8)) ?? ""
+    let reason =
+      errors.split(separator: "\n").first { $0.contains("Fatal error") }.map {
+        "It stopped with: \($0)"
+      } ?? "It stopped without a fatal error message."
+    return Comment(
+      rawValue: """
+        \(expected)
+        The test's process ended before the test did. \(reason)
+        \(drawTimeline(Self.lastScenarioEvents(in: log)))
+        With a correct actor: \(correctly)
+        """)
+  }
+
+  // MARK: In the child
+
+  private static let sink = Locked<FileHandle?>(nil)
+
+  /// Sends this process's standard error, and every event any scenario records from now on, to
+  /// the files of `log`. Call it first thing in an exit test's body.
+  public static func record(to log: String) {
+    _ = FileManager.default.createFile(atPath: eventsPath(log), contents: nil)
+    _ = FileManager.default.createFile(atPath: errorsPath(log), contents: nil)
+    if let errors = FileHandle(forWritingAtPath: errorsPath(log)) {
+      dup2(errors.fileDescriptor, STDERR_FILENO)
+    }
+    sink.withLock { $0 = FileHandle(forWritingAtPath: eventsPath(log)) }
+  }
+
+  /// Writes `event` of `scenario` down at once, in a child that records: if the next step crashes
+  /// the child, the parent still sees it.
+  static func note(_ event: Event, in scenario: Scenario) {
+    sink.withLock { sink in
+      guard let sink else { return }
+      let lane = event.isTestStep ? "test" : event.caller ?? ""
+      let text = event.text.replacingOccurrences(of: "\n", with: " ")
+      sink.write(Data("\(ObjectIdentifier(scenario).hashValue)\t\(lane)\t\(text)\n".utf8))
+    }
+  }
+
+  // MARK: Reading it back
+
+  private static func eventsPath(_ log: String) -> String { log + ".events" }
+  private static func errorsPath(_ log: String) -> String { log + ".stderr" }
+
+  /// The events of the scenario that recorded last: the one the child was running when it ended.
+  private static func lastScenarioEvents(in log: String) -> [Event] {
+    let text = (try? String(contentsOfFile: eventsPath(log), encoding: .utf8)) ?? ""
+    let lines = text.split(separator: "\n").map { $0.split(separator: "\t", maxSplits: 2) }
+    guard let last = lines.last?.first else { return [] }
+    return lines.filter { $0.first == last && $0.count == 3 }.map { fields in
+      let (lane, text) = (String(fields[1]), String(fields[2]))
+      return lane == "test"
+        ? Event(caller: nil, kind: .test(text))
+        : Event(caller: lane.isEmpty ? nil : lane, kind: .observed(text))
+    }
+  }
+}

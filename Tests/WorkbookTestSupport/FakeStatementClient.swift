@@ -1,0 +1,100 @@
+import Services
+import Testing
+
+/// A ``LegacyStatementClient`` whose fetches wait until the test lets them finish, and then call
+/// back in the way the test chose, on the client's own thread:
+/// - `statement`: with statement number *n*, for fetch *n*;
+/// - `error`: with a ``FakeNetworkError``;
+/// - `neither`: with no statement and no error, as for a month the service holds nothing for;
+/// - `twice`: with a ``LegacyTimeout``, and then with the statement after all.
+///
+/// A cancelled fetch never calls back, as the real client promises.
+public final class FakeStatementClient: LegacyStatementClient, FakeService {
+  public let requests: Requests
+  private let scenario: Scenario
+
+  public init(_ scenario: Scenario) {
+    self.scenario = scenario
+    requests = Requests(
+      noun: "fetch", outcomes: ["statement", "error", "neither", "twice"], scenario: scenario)
+  }
+
+  /// The fetches that are still running: started, not answered, and not called off.
+  public var running: [Requests.Record] {
+    requests.records.filter { $0.isInFlight && !$0.wasCancelled }
+  }
+
+  public func fetchStatement(
+    for month: String, completion: @escaping @Sendable (Statement?, (any Error)?) -> Void
+  ) -> any LegacyRequest {
+    let work = Task {
+      // The client's own thread: it waits for the test, then calls back. When the request is
+      // called off, `perform` throws, and the client says nothing more.
+      guard
+        let callbacks = try? await requests.perform(
+          for: month,
+          respond: { number, outcome in Self.answer(outcome, number: number, month: month) })
+      else { return }
+      for (index, (statement, error)) in callbacks.enumerated() {
+        let what =
+          statement.map(describe) ?? error.map(describe) ?? "neither a statement nor an error"
+        scenario.record(.observed("\(index == 0 ? "calls back" : "calls back again") with \(what)"))
+        completion(statement, error)
+      }
+    }
+    return CalledOff(work)
+  }
+
+  /// What fetch `number` calls back with, in order, and how its answer reads in the timeline.
+  private static func answer(
+    _ outcome: String, number: Int, month: String
+  ) -> (response: [(Statement?, (any Error)?)], summary: String) {
+    let statement = Self.statement(number, month: month)
+    return switch outcome {
+    case "error": ([(nil, FakeNetworkError(request: number))], "fails on the server")
+    case "neither": ([(nil, nil)], "finds no statement")
+    case "twice":
+      ([(nil, LegacyTimeout()), (statement, nil)], "times out, then the statement arrives")
+    default: ([(statement, nil)], "returns \(describe(statement))")
+    }
+  }
+
+  /// The statement fetch `number` returns: its closing balance, $1,000.00 times the number, tells
+  /// which fetch it came from.
+  public static func statement(_ number: Int, month: String) -> Statement {
+    Statement(month: month, closingBalance: number * 100_000)
+  }
+
+  /// The number of the fetch that returned `statement`.
+  static func fetchNumber(of statement: Statement) -> Int {
+    statement.closingBalance / 100_000
+  }
+}
+
+/// The fake's request handle: calling it off cancels the work that waits for the test.
+private struct CalledOff: LegacyRequest {
+  let work: Task<Void, Never>
+
+  init(_ work: Task<Void, Never>) {
+    self.work = work
+  }
+
+  func cancel() {
+    work.cancel()
+  }
+}
+
+extension Statement: CustomTestStringConvertible {
+  /// `statement #2 of 2026-11`, naming the fake fetch that returned it.
+  public var testDescription: String {
+    "statement #\(FakeStatementClient.fetchNumber(of: self)) of \(month)"
+  }
+}
+
+extension LegacyTimeout: CustomTestStringConvertible {
+  public var testDescription: String { "LegacyTimeout" }
+}
+
+extension NoStatement: CustomTestStringConvertible {
+  public var testDescription: String { "NoStatement(\(month))" }
+}
