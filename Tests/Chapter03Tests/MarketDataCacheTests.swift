@@ -57,12 +57,12 @@ struct InvalidationTests {
       results[2].value == FakeMarketDataFeed.snapshot(number: 2) && feed.fetches == 2,
       scenario.explain(
         """
-        After invalidate(), reader C asked while fetch #2, started for the new book, was still \
-        out, and C got \(results[2]) with \(feed.fetches) fetches in all. Fetch #1, started \
+        After invalidate(), reader D asked while fetch #2, started for the new book, was still \
+        out, and \(results[2]), with \(feed.fetches) fetches in all. Fetch #1, started \
         before the change, had returned in the meantime, and its reader's resumption decided \
         what C would find. Readers got: \(describe(results)).
         """,
-        correctly: "C waits for fetch #2 and gets snapshot #2; there are two fetches in all."
+        correctly: "D waits for fetch #2 and gets snapshot #2; there are two fetches in all."
       )
     )
   }

@@ -101,7 +101,7 @@ struct ReservationTests {
       available == 4_000,
       scenario.explain(
         """
-        The exchange's answer to A's order was lost on the way (A \(result)), so the order may \
+        The exchange's answer to A's order was lost on the way (\(result)), so the order may \
         still be filled. Yet available was \(dollars(available)), as if the $60.00 were free to \
         spend again.
         """,
@@ -129,7 +129,7 @@ struct ReservationTests {
       available == 4_000,
       scenario.explain(
         """
-        A's order was at the exchange when A's task was cancelled (A \(result)). Cancelling the \
+        A's order was at the exchange when A's task was cancelled (\(result)). Cancelling the \
         caller does not take the order back from the exchange, which may still fill it; yet \
         available was \(dollars(available)).
         """,
