@@ -6,7 +6,7 @@ import WorkbookTestSupport
 
 extension InsufficientBuyingPower: CustomTestStringConvertible {
   public var testDescription: String {
-    "refused: it needs \(dollars(needed)), and \(dollars(available.cents)) is available"
+    "refused: it needs \(dollars(needed)), and \(dollars(available)) is available"
   }
 }
 
