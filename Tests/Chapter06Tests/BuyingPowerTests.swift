@@ -198,7 +198,9 @@ struct BuyingPowerGuardTests {
       )
     )
     #expect(results.allSatisfy { $0.value != nil }, "both orders fit: \(describe(results))")
-    #expect(available == Money(cents: 0), "the account should be left with $0.00, not \(dollars(available.cents))")
+    #expect(
+      available == Money(cents: 0),
+      "the account should be left with $0.00, not \(dollars(available.cents))")
   }
 }
 
