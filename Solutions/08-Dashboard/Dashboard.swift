@@ -19,8 +19,8 @@ public actor Dashboard {
 
   /// Loads every panel and shows them together.
   public func load() async throws -> DashboardContent {
-    // The panels do not depend on each other, so they load at the same time, as child tasks: if
-    // one fails, or the load is cancelled, the others are cancelled before `load()` returns.
+    // The panels do not depend on each other, so they load at the same time, as child tasks. None
+    // outlives `load()`: on an error or a cancellation, the rest are cancelled and awaited.
     async let profile = service.content(for: .profile)
     async let portfolio = service.content(for: .portfolio)
     async let orders = service.content(for: .orders)

@@ -25,8 +25,9 @@ struct InFlightDownloadTests {
         """
         5 callers asked for cat.png at once and \(client.downloads(of: .cat)) downloads started \
         (\(downloadsWhileWaiting) while the first was still running); expected 1. Each caller \
-        found nothing in the cache: while the first download was suspended at `await`, nothing \
-        in the actor's state said that it existed, so each caller started its own. Callers got: \
+        found nothing in the cache: while the first caller was suspended at `await` for its \
+        download, nothing in the actor's state said that the download existed, so each caller \
+        started its own. Callers got: \
         \(describe(results)).
         """,
         correctly: "only download #1 starts; B, C, D and E wait for it, and all five get image #1."

@@ -60,7 +60,7 @@ struct InvalidationTests {
         After invalidate(), reader D asked while fetch #2, started for the new book, was still \
         out, and \(results[2]), with \(feed.fetches) fetches in all. Fetch #1, started \
         before the change, had returned in the meantime, and its reader's resumption decided \
-        what C would find. Readers got: \(describe(results)).
+        what D would find. Readers got: \(describe(results)).
         """,
         correctly: "D waits for fetch #2 and gets snapshot #2; there are two fetches in all."
       )
@@ -90,11 +90,11 @@ struct InvalidationTests {
       scenario.explain(
         """
         Fetch #1, started before invalidate(), failed while fetch #2 for the new book was still \
-        out. Reader C asked after that and \(feed.fetches) fetches went out in all: the failure of \
+        out. Reader D asked after that and \(feed.fetches) fetches went out in all: the failure of \
         the old fetch made the cache forget that fetch #2 was running. Readers got: \
         \(describe(results)).
         """,
-        correctly: "A gets fetch #1's error; C waits for fetch #2 with B; two fetches in all."
+        correctly: "A gets fetch #1's error; D waits for fetch #2 with C; two fetches in all."
       )
     )
   }

@@ -120,7 +120,7 @@ struct TokenStoreGuardTests {
         \(server.refreshes) refreshes reached the server in all. Callers got: \
         \(describe(results)).
         """,
-        correctly: "C waits for B's refresh #2, and there are two refreshes in all."
+        correctly: "C's late report starts no refresh of its own: two refreshes in all."
       )
     )
   }
@@ -233,8 +233,8 @@ struct TokenStoreWorld: ExplorationWorld {
         \(server.requests.name(of: refresh)) started when access-0 had already been replaced by \
         \(current(at: refresh.startedAt)); the callers still waiting then \
         (\(reporting.map(\.name).joined(separator: ", "))) had all reported access-0, which \
-        needed no second replacement. The refresh revoked \(current(at: refresh.startedAt)), \
-        which callers had just been given.
+        needed no second replacement. Once it succeeds, it revokes \
+        \(current(at: refresh.startedAt)), which callers had just been given.
         """)
     }
     moment.expectOneRequestAtATime(

@@ -30,15 +30,14 @@ struct ReservationTests {
     exchange.open()
     let results = try await orders.results()
     let available = try await scenario.call("available") { Money(cents: await account.available) }
-      .cents
 
     #expect(
-      exchange.ordersReceived == 1 && available >= 0,
+      exchange.ordersReceived == 1 && available >= Money(cents: 0),
       scenario.explain(
         """
         The account held $100.00 and two orders of $60.00 were placed at once: \
         \(exchange.ordersReceived) reached the exchange, and the account is left with \
-        \(dollars(available)). Both orders passed the `order.cost <= available` check: while \
+        \(dollars(available.cents)). Both orders passed the `order.cost <= available` check: while \
         A's order was at the exchange, suspended at `await exchange.submit`, `available` still \
         said $100.00, and B was checked against that. Callers got: \(describe(results)).
         """,
@@ -65,24 +64,23 @@ struct ReservationTests {
     exchange.requests.release(1, as: "reject")
     _ = try await first.results()
     let available = try await scenario.call("available") { Money(cents: await account.available) }
-      .cents
     exchange.open()
     _ = try await second.results()
 
     #expect(
-      available == 6_000,
+      available == Money(cents: 6_000),
       scenario.explain(
         """
         The account held $100.00. A's order of $60.00 and B's order of $40.00 were both at the \
         exchange when A's was rejected. With B's order still open, $60.00 should be available, \
-        but available was \(dollars(available)).
+        but available was \(dollars(available.cents)).
         """,
         correctly: "with only B's $40.00 order still open, $60.00 is available."
       )
     )
   }
 
-  @Test("An order whose answer was lost keeps its money reserved")
+  @Test("An order whose answer was lost still counts against the balance")
   func orderOfUnknownFateKeepsItsMoney() async throws {
     let scenario = Scenario()
     let exchange = FakeExchange(scenario)
@@ -95,14 +93,13 @@ struct ReservationTests {
     exchange.requests.release(1, as: "unknown")
     let result = try await order.results()[0]
     let available = try await scenario.call("available") { Money(cents: await account.available) }
-      .cents
 
     #expect(
-      available == 4_000,
+      available == Money(cents: 4_000),
       scenario.explain(
         """
         The exchange's answer to A's order was lost on the way (\(result)), so the order may \
-        still be filled. Yet available was \(dollars(available)), as if the $60.00 were free to \
+        still be filled. Yet available was \(dollars(available.cents)), as if the $60.00 were free to \
         spend again.
         """,
         correctly: "while nobody knows whether the $60.00 order went through, $40.00 is available."
@@ -110,7 +107,7 @@ struct ReservationTests {
     )
   }
 
-  @Test("An order whose caller is cancelled keeps its money reserved")
+  @Test("An order whose caller is cancelled still counts against the balance")
   func cancelledOrderKeepsItsMoney() async throws {
     let scenario = Scenario()
     let exchange = FakeExchange(scenario)
@@ -123,15 +120,14 @@ struct ReservationTests {
     order.cancel()
     let result = try await order.results()[0]
     let available = try await scenario.call("available") { Money(cents: await account.available) }
-      .cents
 
     #expect(
-      available == 4_000,
+      available == Money(cents: 4_000),
       scenario.explain(
         """
         A's order was at the exchange when A's task was cancelled (\(result)). Cancelling the \
         caller does not take the order back from the exchange, which may still fill it; yet \
-        available was \(dollars(available)).
+        available was \(dollars(available.cents)).
         """,
         correctly: "while the $60.00 order may still be filled, $40.00 is available."
       )
@@ -152,11 +148,10 @@ struct BuyingPowerGuardTests {
       try await account.place(sixtyDollars)
     }
     let available = try await scenario.call("available") { Money(cents: await account.available) }
-      .cents
 
     #expect(
-      available == 4_000,
-      "after a $60.00 order the account should hold $40.00, not \(dollars(available))")
+      available == Money(cents: 4_000),
+      "after a $60.00 order the account should hold $40.00, not \(dollars(available.cents))")
   }
 
   @Test("A rejected order gives its money back")
@@ -171,11 +166,10 @@ struct BuyingPowerGuardTests {
       try await scenario.call("place(60 ACME, $60.00)") { try await account.place(sixtyDollars) }
     }
     let available = try await scenario.call("available") { Money(cents: await account.available) }
-      .cents
 
     #expect(
-      available == 10_000,
-      "the exchange rejected the order, so the account should still hold $100.00, not \(dollars(available))"
+      available == Money(cents: 10_000),
+      "the exchange rejected the order, so the account should still hold $100.00, not \(dollars(available.cents))"
     )
   }
 
@@ -195,7 +189,6 @@ struct BuyingPowerGuardTests {
     exchange.open()
     let results = try await first.results() + second.results()
     let available = try await scenario.call("available") { Money(cents: await account.available) }
-      .cents
 
     #expect(
       bothAtTheExchange,
@@ -205,7 +198,9 @@ struct BuyingPowerGuardTests {
       )
     )
     #expect(results.allSatisfy { $0.value != nil }, "both orders fit: \(describe(results))")
-    #expect(available == 0, "the account should be left with $0.00, not \(dollars(available))")
+    #expect(
+      available == Money(cents: 0),
+      "the account should be left with $0.00, not \(dollars(available.cents))")
   }
 }
 

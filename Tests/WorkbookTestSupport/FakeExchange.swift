@@ -35,7 +35,7 @@ public final class FakeExchange: Exchange, FakeService {
 }
 
 /// An amount of money, as timelines and messages show it: `$40.00`.
-public struct Money: Equatable, Sendable, CustomTestStringConvertible {
+public struct Money: Comparable, Sendable, CustomTestStringConvertible {
   public let cents: Int
 
   public init(cents: Int) {
@@ -43,6 +43,10 @@ public struct Money: Equatable, Sendable, CustomTestStringConvertible {
   }
 
   public var testDescription: String { dollars(cents) }
+
+  public static func < (lhs: Money, rhs: Money) -> Bool {
+    lhs.cents < rhs.cents
+  }
 }
 
 /// An amount in cents as dollars, such as `$60.00` or `−$20.00`.

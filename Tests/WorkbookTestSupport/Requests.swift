@@ -34,7 +34,8 @@ public final class Requests: Sendable {
 
   /// What a request does when the task that made it is cancelled while it waits.
   public enum Cancellation: Sendable {
-    /// It throws `CancellationError` at once, as `URLSession` does.
+    /// It throws `CancellationError` at once, as a `URLSession` task ends at once when cancelled
+    /// (`URLSession` throws `URLError.cancelled`; the fakes keep to Swift's own error).
     case throwsAtOnce
     /// It keeps waiting until the test releases it, and then throws `CancellationError`, as a
     /// transfer does that takes a while to wind down.
@@ -138,7 +139,7 @@ public final class Requests: Sendable {
   ///
   /// The answer is worked out at the moment the test releases the request, as a server would when
   /// it handles it, even if the task that asked cannot resume yet. If the task is cancelled while
-  /// the request waits, the request throws `CancellationError`, as `URLSession` does.
+  /// the request waits, the request throws `CancellationError` at once (see ``Cancellation``).
   public func perform<Response: Sendable>(
     for key: String,
     respond:
