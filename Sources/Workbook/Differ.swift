@@ -20,6 +20,12 @@ struct Differ {
         """)
       return 1
     }
+    let solution = "Solutions/\(chapter.folder)"
+    guard (try? course.sources(of: chapter, in: "Solutions")) != nil else {
+      throw WorkbookError(
+        "\(solution) is missing, so there is no fix to show.",
+        hint: "`git checkout -- \(solution)` brings it back.")
+    }
     let explanation = try Hints(course: course).parts(for: chapter).explanation
     print("Chapter \(chapter.number) · the workbook's fix\n")
     print(explanation)
@@ -35,8 +41,7 @@ struct Differ {
     let colour = Shell.isTerminal ? "--color=always" : "--color=never"
     let result = try Shell.run(
       [
-        "git", "--no-pager", "diff", "--no-index", colour, "--", from,
-        "Solutions/\(chapter.folder)",
+        "git", "--no-pager", "diff", "--no-index", colour, "--", from, solution,
       ],
       in: course.root)
     // git diff answers 1 when the two differ, which is what a diff is for.
