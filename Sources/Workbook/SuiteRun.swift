@@ -160,9 +160,8 @@ private struct EventLog {
         continue
       }
       let testID = payload["testID"] as? String ?? ""
-      let texts = (payload["messages"] as? [[String: Any]] ?? []).compactMap {
-        $0["text"] as? String
-      }
+      let messages = payload["messages"] as? [[String: Any]] ?? []
+      let texts = messages.compactMap { $0["text"] as? String }
       switch payload["kind"] as? String {
       case "testEnded":
         let symbol = (payload["messages"] as? [[String: Any]])?.first?["symbol"] as? String
@@ -174,12 +173,15 @@ private struct EventLog {
           "\(file.split(separator: "/").last ?? "")" + ":\(source?["line"] as? Int ?? 0)"
         }
         let known = issue?["isKnown"] as? Bool ?? false
-        // A failed expectation comes as its expression, then its explanation. The explanation
-        // says everything the expression does, in words: show it alone.
+        // A failed expectation comes as its expression (with, for collections, their difference
+        // as a message of its own), then its explanation. The explanation says everything the
+        // expression does, in words: show it alone.
+        let described = messages.filter { $0["symbol"] as? String != "difference" }
+          .compactMap { $0["text"] as? String }
         let explained =
-          texts.count > 1
-            && (texts[0].hasPrefix("Expectation failed") || texts[0] == "Issue recorded")
-          ? Array(texts.dropFirst()) : texts
+          described.count > 1
+            && (described[0].hasPrefix("Expectation failed") || described[0] == "Issue recorded")
+          ? Array(described.dropFirst()) : texts
         issues[testID, default: []].append((known, explained, location))
       case "runEnded":
         runEnded = true

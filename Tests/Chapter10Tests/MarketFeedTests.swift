@@ -28,9 +28,10 @@ struct MessageOrderTests {
     socket.close()
     journal.open()
     _ = try await runner.results()
+    let writtenInOrder = journal.writtenSequence == [1, 2, 3]
 
     #expect(
-      journal.writtenSequence == [1, 2, 3],
+      writtenInOrder,
       scenario.explain(
         """
         The socket delivered messages 1, 2 and 3, and the journal wrote them in the order \

@@ -7,7 +7,7 @@ import WorkbookTestSupport
 
 /// A search screen's model with its fakes, in a scenario that watches the main actor.
 private struct Screen {
-  let scenario = Scenario(watchesTheMainActor: true)
+  let scenario = Scenario(watchesTheMainActor: true, subject: "model")
   let service: FakeSearchService
   let decoder: FakeSearchDecoder
   let model: SearchModel
@@ -68,9 +68,10 @@ struct SearchModelTests {
     screen.service.release(1)
     _ = try await older.results()
     let shown = await screen.model.hits
+    let newerHitsStay = shown == FakeSearchService.hits(for: "swift")
 
     #expect(
-      shown == FakeSearchService.hits(for: "swift"),
+      newerHitsStay,
       screen.scenario.explain(
         """
         The text changed from "sw" to "swift", and the view cancelled the search for "sw". The \

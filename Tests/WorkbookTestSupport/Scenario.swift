@@ -54,9 +54,16 @@ public final class Scenario: Sendable {
 
   private static let nextID = Locked(0)
 
-  public init(timeLimit: Duration = .seconds(2), watchesTheMainActor: Bool = false) {
+  /// What failure messages call the code under test when they say what a correct one does:
+  /// `actor`, or `model` for a `@MainActor` class, which is isolated to an actor but is not one.
+  public let subject: String
+
+  public init(
+    timeLimit: Duration = .seconds(2), watchesTheMainActor: Bool = false, subject: String = "actor"
+  ) {
     self.timeLimit = timeLimit
     self.watchesTheMainActor = watchesTheMainActor
+    self.subject = subject
     Scheduler.shared.register(self)
   }
 
@@ -265,7 +272,8 @@ public final class Scenario: Sendable {
   ///   - message: what was expected, what happened, and where the gap opened.
   ///   - correctly: the interleaving a correct actor shows, such as `B joins download #1`.
   public func explain(_ message: String, correctly: String) -> Comment {
-    Comment(rawValue: "\(message)\n\(drawTimeline(events))\nWith a correct actor: \(correctly)")
+    Comment(
+      rawValue: "\(message)\n\(drawTimeline(events))\nWith a correct \(subject): \(correctly)")
   }
 
   /// What every caller did so far, in the order they started.

@@ -255,6 +255,13 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
     if choices.contains(where: { if case .cancel = $0 { true } else { false } }) {
       parts.append("cancel:A: A's task is cancelled")
     }
+    var steps: [String] = []
+    for case .step(let name) in choices where !steps.contains(name) {
+      steps.append(name)
+    }
+    if !steps.isEmpty {
+      parts.append("\(steps.joined(separator: ", ")): what the world outside does next, as named")
+    }
     parts.append("then every request still waiting finishes in the usual way")
     return "(" + parts.joined(separator: "; ") + ".)"
   }
