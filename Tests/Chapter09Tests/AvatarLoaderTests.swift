@@ -83,8 +83,8 @@ struct SharedCancellationTests {
       scenario.explain(
         """
         Row A scrolled away and download #1 was cancelled. Row B appeared while that download was \
-        still winding down, and \(results[1]): it joined a download that nobody wanted any more, \
-        and shared its end.
+        still winding down, and \(results[1]). B had joined a download that nobody wanted any \
+        more, and shared its end.
         """,
         correctly: "B gets image #2, from a download of its own."
       )

@@ -8,11 +8,11 @@ extension URL {
 }
 
 extension CallerResult: CustomStringConvertible {
-  /// `A got image #1`, or `B threw request #2 failed: …`.
+  /// `A got image #1`, or `B threw: request #2 failed: …`.
   public var description: String {
     switch result {
     case .success(let value): "\(caller) got \(describe(value))"
-    case .failure(let error): "\(caller) threw \(describe(error))"
+    case .failure(let error): "\(caller) threw: \(describe(error))"
     }
   }
 }
