@@ -5,8 +5,10 @@ import Services
 
 public actor TokenStore {
   private enum State {
+    /// The credentials to hand out, valid or not.
     case holding(Credentials)
-    case refreshing(Task<Credentials, any Error>, previous: Credentials)
+    /// A refresh is running; everyone who needs new credentials waits for it.
+    case refreshing(Task<Credentials, any Error>)
   }
 
   private var state: State
@@ -33,11 +35,11 @@ public actor TokenStore {
 
   private func renewed() async throws -> Credentials {
     switch state {
-    case .refreshing(let refresh, _):
+    case .refreshing(let refresh):
       return try await refresh.value
     case .holding(let old):
       let refresh = Task { try await server.refresh(using: old.refreshToken) }
-      state = .refreshing(refresh, previous: old)
+      state = .refreshing(refresh)
       do {
         let renewed = try await refresh.value
         state = .holding(renewed)
