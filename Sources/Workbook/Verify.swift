@@ -56,7 +56,7 @@ struct Verify {
     if !explored.isEmpty {
       print(
         "  every interleaving: \(explored.map(\.schedules).reduce(0, +)) schedules on the "
-          + "solutions, \(String(format: "%.2f", explored.map(\.seconds).reduce(0, +))) s of the "
+          + "solutions (\(explored.map(\.pruned).reduce(0, +)) pruned), \(String(format: "%.2f", explored.map(\.seconds).reduce(0, +))) s of the "
           + "test scheduler's time")
     }
     let failed = checks.filter { $0.status != .pass }
@@ -99,7 +99,8 @@ struct Verify {
       } ?? "starter not run"
     let exploration =
       explored.map { explored in
-        " · \(explored.schedules) schedules explored in \(String(format: "%.2f", explored.seconds)) s"
+        " · \(explored.schedules) schedules explored (\(explored.pruned) pruned) in "
+          + "\(String(format: "%.2f", explored.seconds)) s"
           + (caught.map { ", the starter's bug in schedule \($0.schedules)" } ?? "")
       } ?? ""
     return "  \(name) \(solved) · \(exposed)\(exploration)"
@@ -189,9 +190,11 @@ struct Verify {
   private struct Exploration {
     let schedules: Int
     let seconds: Double
+    /// Of the schedules, how many were cut short because they could only repeat another.
+    let pruned: Int
   }
 
-  /// Reads the lines the explorations wrote: chapter, schedules, seconds, callers.
+  /// Reads the lines the explorations wrote: chapter, schedules, seconds, callers, pruned.
   private func explorations(in log: URL) -> [String: Exploration] {
     let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
     var found: [String: Exploration] = [:]
@@ -199,7 +202,9 @@ struct Verify {
       let fields = line.split(separator: "\t")
       guard fields.count >= 3, let schedules = Int(fields[1]), let seconds = Double(fields[2])
       else { continue }
-      found[String(fields[0])] = Exploration(schedules: schedules, seconds: seconds)
+      let pruned = fields.count > 4 ? Int(fields[4]) ?? 0 : 0
+      found[String(fields[0])] = Exploration(
+        schedules: schedules, seconds: seconds, pruned: pruned)
     }
     return found
   }

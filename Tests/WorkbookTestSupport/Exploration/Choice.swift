@@ -11,12 +11,14 @@
 /// | `A=image`        | A's waiting request finishes with the outcome `image`               |
 /// | `A.news=error`   | the same, naming the request's key when A has several waiting        |
 /// | `A=image+hold`   | the same, and A is held in the gap before it can resume              |
+/// | `hold:B`         | B is held: whatever would resume it next waits, while others run      |
 /// | `resume:A`       | the held caller A may resume                                        |
 /// | `cancel:A`       | A's task is cancelled                                               |
 /// | `deliver`        | the world takes a step of its own, such as a socket delivering      |
 enum Choice: Hashable, Sendable, CustomStringConvertible {
   case start(caller: String)
   case answer(caller: String?, key: String?, outcome: String, hold: Bool)
+  case hold(caller: String)
   case resume(caller: String)
   case cancel(caller: String)
   case step(String)
@@ -30,6 +32,7 @@ enum Choice: Hashable, Sendable, CustomStringConvertible {
     case .answer(let caller, let key, let outcome, let hold):
       (caller ?? Self.unnamed) + (key.map { ".\(Self.compact($0))" } ?? "") + "=\(outcome)"
         + (hold ? "+hold" : "")
+    case .hold(let caller): "hold:\(caller)"
     case .resume(let caller): "resume:\(caller)"
     case .cancel(let caller): "cancel:\(caller)"
     case .step(let name): name
@@ -43,7 +46,9 @@ enum Choice: Hashable, Sendable, CustomStringConvertible {
 
   /// Reads a token back; `nil` when it is not one.
   init?(token: String) {
-    if let caller = token.dropPrefix("resume:") {
+    if let caller = token.dropPrefix("hold:") {
+      self = .hold(caller: caller)
+    } else if let caller = token.dropPrefix("resume:") {
       self = .resume(caller: caller)
     } else if let caller = token.dropPrefix("cancel:") {
       self = .cancel(caller: caller)

@@ -50,6 +50,9 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
   /// thread, apart from other tests' work that ran in between.
   public struct Summary: Sendable {
     public let schedules: Int
+    /// Of those, how many were cut short because they could only repeat another schedule (see
+    /// ``ExplorationBounds/holds``).
+    public let pruned: Int
     public let seconds: Double
   }
 
@@ -61,16 +64,17 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
   @discardableResult
   public func run() async -> Summary {
     var schedules = 0
+    var pruned = 0
     if let replay = Self.replayRequest(for: chapter) {
       schedules = 1
       await replayOnly(replay)
     } else {
-      schedules = await exploreAll()
+      (schedules, pruned) = await exploreAll()
     }
     let seconds = spent.value.seconds
     ExplorationLog.append(
-      chapter: chapter, schedules: schedules, seconds: seconds, calls: calls.count)
-    return Summary(schedules: schedules, seconds: seconds)
+      chapter: chapter, schedules: schedules, seconds: seconds, calls: calls.count, pruned: pruned)
+    return Summary(schedules: schedules, pruned: pruned, seconds: seconds)
   }
 
   // MARK: Exploring
@@ -82,13 +86,14 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
     var taken: Int
   }
 
-  private func exploreAll() async -> Int {
+  private func exploreAll() async -> (schedules: Int, pruned: Int) {
     var path: [Decision] = []
     var schedules = 0
+    var pruned = 0
     while true {
       schedules += 1
       var depth = 0
-      let run = await runSchedule { open, _ in
+      let run = await runSchedule(prunes: true) { open, _ in
         defer { depth += 1 }
         if depth < path.count {
           guard path[depth].open == open else { return .diverged(expected: path[depth].open) }
@@ -101,14 +106,18 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
       switch run.verdict {
       case .kept:
         break
+      case .pruned:
+        pruned += 1
+        // What comes after a pruned moment repeats another schedule: skip all of it.
+        path.removeLast(max(0, path.count - run.choices.count))
       case .broken(let broken):
         await report(broken, from: run, after: schedules)
-        return schedules
+        return (schedules, pruned)
       case .diverged(let message):
         Issue.record(
           Comment(rawValue: "\(message)\n\(drawTimeline(run.events))"),
           sourceLocation: sourceLocation)
-        return schedules
+        return (schedules, pruned)
       case .invalid:
         preconditionFailure("a schedule of the search itself cannot be invalid")
       }
@@ -116,7 +125,7 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
       while let last = path.last, last.taken + 1 >= last.open.count {
         path.removeLast()
       }
-      guard !path.isEmpty else { return schedules }
+      guard !path.isEmpty else { return (schedules, pruned) }
       path[path.count - 1].taken += 1
       if schedules >= bounds.schedules {
         Issue.record(
@@ -125,7 +134,7 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
           actor makes more requests than a correct one needs. Look at the scripted tests first.
           """,
           sourceLocation: sourceLocation)
-        return schedules
+        return (schedules, pruned)
       }
     }
   }
@@ -143,16 +152,22 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
     }
     let run = await replay(schedule)
     switch run.verdict {
-    case .kept:
+    case .kept, .pruned:
       break
     case .broken(let broken):
       await report(broken, from: run, after: nil, shrunk: schedule)
-    case .invalid(let token):
+    case .invalid(let step, let choice, let why, let open):
+      let before = step == 0 ? "at the start" : "after `\(Schedule(run.choices))`"
+      let instead =
+        open.isEmpty
+        ? "Nothing else could happen there either."
+        : "What could happen there: \(Schedule(open))."
       Issue.record(
         Comment(
           rawValue: """
-            WORKBOOK_REPLAY asks for `\(token)`, which could not happen at that point of the \
-            schedule: the actor behaves differently now from the run that printed the schedule.
+            Step \(step + 1) of WORKBOOK_REPLAY, `\(choice)`, cannot happen \(before): \(why). \
+            \(instead) A schedule printed by this chapter's exploration replays as it ran then; \
+            if this one did, the actor now behaves differently at that step.
             \(drawTimeline(run.events))
             """), sourceLocation: sourceLocation)
     case .diverged(let message):
@@ -164,19 +179,37 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
   /// resume, waiting requests finish with their default outcome, and the world takes the steps
   /// that end a run; nobody new calls.
   private func replay(_ schedule: Schedule) async -> Run {
+    await replayTellingWhatWasOpen(schedule).run
+  }
+
+  /// Replays `schedule`, and says which choices were open once its own had run out: the ways a
+  /// longer schedule could go on from there.
+  private func replayTellingWhatWasOpen(_ schedule: Schedule) async -> (run: Run, open: [Choice]) {
     var index = 0
-    return await runSchedule { open, ending in
+    var openAfter: [Choice] = []
+    let run = await runSchedule { open, ending in
       defer { index += 1 }
       if index < schedule.choices.count {
         let wanted = schedule.choices[index]
-        return open.contains(wanted) ? .take(wanted) : .invalid(wanted.description)
+        return open.contains(wanted) ? .take(wanted) : .invalid(wanted)
       }
+      if index == schedule.choices.count { openAfter = open }
       return ending.map(Step.take) ?? .stop
     }
+    return (run, openAfter)
   }
 
-  /// Drops choices one at a time, keeping each drop after which the schedule still breaks the same
-  /// part of the promise.
+  /// Whether `run` broke the part of the promise named `rule`.
+  private static func breaks(_ run: Run, _ rule: String) -> Bool {
+    if case .broken(let broken) = run.verdict { broken.rule == rule } else { false }
+  }
+
+  /// Finds a schedule of the fewest steps that still breaks the same part of the promise.
+  ///
+  /// First it drops choices, one at a time and then two at a time, from anywhere in the schedule,
+  /// keeping each drop after which it still breaks that part. Then it looks for a shorter schedule
+  /// of other choices: every schedule of fewer steps, shortest first, within a budget of replays,
+  /// since a schedule can be shortened by a different choice as well as by fewer of the same.
   private func shrink(_ schedule: Schedule, rule: String) async -> (Schedule, Run)? {
     var current = schedule
     var last: Run?
@@ -188,7 +221,7 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
         var candidate = current
         candidate.choices.remove(at: index)
         let run = await replay(candidate)
-        if case .broken(let broken) = run.verdict, broken.rule == rule {
+        if Self.breaks(run, rule) {
           current = candidate
           last = run
           dropped = true
@@ -196,8 +229,52 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
           index += 1
         }
       }
+      guard !dropped else { continue }
+      pairs: for first in current.choices.indices {
+        for second in current.choices.indices where second > first {
+          var candidate = current
+          candidate.choices.remove(at: second)
+          candidate.choices.remove(at: first)
+          let run = await replay(candidate)
+          if Self.breaks(run, rule) {
+            current = candidate
+            last = run
+            dropped = true
+            break pairs
+          }
+        }
+      }
+    }
+    if let shorter = await shortest(breaking: rule, under: current.choices.count) {
+      return shorter
     }
     return last.map { (current, $0) }
+  }
+
+  /// The first schedule of fewer than `length` steps that breaks `rule`, trying every schedule of
+  /// one step, then of two, and so on, in the search's order; `nil` when none does, or when that
+  /// takes more than a few hundred replays.
+  private func shortest(breaking rule: String, under length: Int) async -> (Schedule, Run)? {
+    var budget = 400
+    // The schedules of the current length, each with the choices open after it.
+    var frontier: [(Schedule, [Choice])] = [(Schedule([]), [])]
+    let (_, startOpen) = await replayTellingWhatWasOpen(Schedule([]))
+    frontier[0].1 = startOpen
+    for _ in 1..<max(1, length) {
+      var next: [(Schedule, [Choice])] = []
+      for (schedule, open) in frontier {
+        for choice in open {
+          guard budget > 0 else { return nil }
+          budget -= 1
+          let candidate = Schedule(schedule.choices + [choice])
+          let (run, after) = await replayTellingWhatWasOpen(candidate)
+          if Self.breaks(run, rule) { return (candidate, run) }
+          next.append((candidate, after))
+        }
+      }
+      frontier = next
+    }
+    return nil
   }
 
   private func report(
@@ -249,6 +326,9 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
     if choices.contains(where: { if case .answer(_, _, _, true) = $0 { true } else { false } }) {
       parts.append("+hold: and A is held before it resumes")
     }
+    if choices.contains(where: { if case .hold = $0 { true } else { false } }) {
+      parts.append("hold:A: whatever would resume A waits, while the others run")
+    }
     if choices.contains(where: { if case .resume = $0 { true } else { false } }) {
       parts.append("resume:A: A may resume")
     }
@@ -274,7 +354,7 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
     /// The schedule is complete.
     case stop
     /// A replayed choice is not open here.
-    case invalid(String)
+    case invalid(Choice)
     /// The open choices differ from those of an earlier run of the same schedule.
     case diverged(expected: [Choice])
   }
@@ -282,8 +362,11 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
   private struct Run {
     enum Verdict {
       case kept
+      /// Cut short: from here on the schedule could only repeat another one.
+      case pruned
       case broken(BrokenPromise)
-      case invalid(String)
+      /// A replayed choice, the one at `step` (counting from 0), is not open there.
+      case invalid(step: Int, choice: Choice, why: String, open: [Choice])
       case diverged(String)
     }
 
@@ -297,12 +380,22 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
   ///
   /// `choose` is given the open choices and, of those, the one that brings a replay to its end the
   /// plainest way, if any.
-  private func runSchedule(_ choose: ([Choice], Choice?) -> Step) async -> Run {
+  ///
+  /// With `prunes`, a schedule is cut short as soon as it can only repeat another: when a caller it
+  /// held had not become ready to resume once the next choice had run, holding it then changed
+  /// nothing, and the schedule that holds it later covers the same runs.
+  private func runSchedule(prunes: Bool = false, _ choose: ([Choice], Choice?) -> Step) async
+    -> Run
+  {
     let scenario = Scenario()
     let world = World(scenario)
     let plain = Set(world.fakes.map { $0.requests.outcomes[0] } + [Requests.cancelled])
     var taken: [Choice] = []
     var used = Usage()
+    // A caller just held, and how many settled moments to wait before asking whether the hold
+    // kept anything back: none after `A=image+hold`, one after `hold:A`, whose hold only bites
+    // with the choice after it.
+    var pendingHold: (caller: String, wait: Int)?
     func finish(_ verdict: Run.Verdict) -> Run {
       spent.withLock { $0 += Scheduler.shared.busyTime(of: scenario.id) }
       return Run(verdict: verdict, choices: taken, events: scenario.events)
@@ -318,6 +411,14 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
         try await world.settle(scenario)
       } catch {
         return finish(.broken(BrokenPromise(rule: "it settles", message: "\(error)")))
+      }
+      if let hold = pendingHold {
+        if hold.wait > 0 {
+          pendingHold?.wait -= 1
+        } else {
+          pendingHold = nil
+          if prunes && scenario.queuedJobs(of: hold.caller) == 0 { return finish(.pruned) }
+        }
       }
       if let broken = await check(world, in: scenario, isEnd: false) {
         return finish(.broken(broken))
@@ -339,13 +440,19 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
         }
         taken.append(choice)
         used.count(choice, plain: plain, reordered: apply(choice, to: world, in: scenario))
+        switch choice {
+        case .hold(let caller): pendingHold = (caller, 1)
+        case .answer(let caller?, _, _, true): pendingHold = (caller, 0)
+        default: break
+        }
       case .stop:
         if let broken = await check(world, in: scenario, isEnd: true) {
           return finish(.broken(broken))
         }
         return finish(.kept)
-      case .invalid(let token):
-        return finish(.invalid(token))
+      case .invalid(let choice):
+        let why = whyNotOpen(choice, world, in: scenario, used: used)
+        return finish(.invalid(step: taken.count, choice: choice, why: why, open: open))
       case .diverged(let expected):
         return finish(
           .diverged(
@@ -444,10 +551,25 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
       }
     }
 
+    // Any caller who has not returned can be held, not only one whose own request just finished:
+    // one who joined another caller's work resumes when that work ends, and the runtime promises
+    // no order among those who resume together, nor how soon each runs.
+    let justHeld: String? =
+      switch taken.last {
+      case .answer(let caller?, _, _, true)?, .hold(let caller)?: caller
+      default: nil
+      }
+    if holds < bounds.holds {
+      open += callers.filter { !$0.hasFinished && !$0.isHeld }.map { .hold(caller: $0.name) }
+    }
+    if case .hold(let caller)? = taken.last {
+      // `hold:A` then `A=image` is `A=image+hold`, which is already open.
+      open.removeAll {
+        if case .answer(caller, _, _, _) = $0 { true } else { false }
+      }
+    }
     // A caller held and let go again at once is no different from one never held, unless nothing
     // else can happen in the gap.
-    let justHeld: String? =
-      if case .answer(let caller?, _, _, true)? = taken.last { caller } else { nil }
     let resumes = callers.filter(\.isHeld).map { Choice.resume(caller: $0.name) }
     open += resumes.filter { $0 != .resume(caller: justHeld ?? "") }
     if cancels < bounds.cancellations {
@@ -456,6 +578,73 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
       }
     }
     return open.isEmpty ? resumes : open
+  }
+
+  /// Why `choice` is not among the open choices, in a few words, for a replay that asks for it.
+  private func whyNotOpen(
+    _ choice: Choice, _ world: World, in scenario: Scenario, used: Usage
+  ) -> String {
+    let callers = scenario.callers
+    func record(_ name: String) -> CallerRecord? { callers.first { $0.name == name } }
+    func unknown(_ name: String) -> String? {
+      guard Self.index(of: name).map({ $0 < calls.count }) != true else { return nil }
+      let last = Scenario.callerName(calls.count - 1)
+      return "this exploration's callers are A to \(last), and there is no \(name)"
+    }
+    switch choice {
+    case .start(let name):
+      if let unknown = unknown(name) { return unknown }
+      if record(name) != nil { return "\(name) has already made its call" }
+      return
+        "\(name) makes the same call as an earlier caller who has not called yet, and goes after it"
+    case .answer(let caller, let key, let outcome, let hold):
+      let who = caller ?? Choice.unnamed
+      let waiting = world.fakes.flatMap { fake in
+        fake.requests.waiting.compactMap { fake.requests.record($0) }.map { (fake.requests, $0) }
+      }.filter { $0.1.caller == caller }
+      guard
+        let (requests, _) = waiting.first(where: { entry in
+          key.map { Choice.compact(entry.1.key) == $0 } ?? true
+        })
+      else {
+        return waiting.isEmpty
+          ? "\(who) has no request waiting" : "\(who) has no request for \(key ?? "") waiting"
+      }
+      if !requests.outcomes.contains(outcome) && outcome != Requests.cancelled {
+        return "a \(requests.noun) cannot end as `\(outcome)`; it knows "
+          + requests.outcomes.map { "`\($0)`" }.joined(separator: ", ")
+      }
+      if hold && used.holds >= bounds.holds {
+        return "this exploration holds a caller at most \(bounds.holds) times in a schedule"
+      }
+      if outcome != requests.outcomes[0] && used.unusualOutcomes >= bounds.unusualOutcomes {
+        return "this exploration lets at most \(bounds.unusualOutcomes) requests end other than "
+          + "as `\(requests.outcomes[0])` in a schedule"
+      }
+      return "\(who)'s request cannot end that way at that point"
+    case .hold(let name), .cancel(let name):
+      if let unknown = unknown(name) { return unknown }
+      guard let record = record(name) else { return "\(name) has not called yet" }
+      if record.hasFinished { return "\(name) has already returned" }
+      if case .hold = choice {
+        return record.isHeld
+          ? "\(name) is held already"
+          : "this exploration holds a caller at most \(bounds.holds) times in a schedule"
+      }
+      return record.wasCancelled
+        ? "\(name) was cancelled already"
+        : "this exploration cancels at most \(bounds.cancellations) callers in a schedule"
+    case .resume(let name):
+      return record(name)?.isHeld == true
+        ? "\(name) was held a moment ago, and letting it go at once changes nothing"
+        : "\(name) is not held"
+    case .step:
+      let steps = world.steps().map(\.name)
+      return steps.isEmpty
+        ? "the world outside can take no step of its own now"
+        : "the world outside can take only " + steps.map { "`\($0)`" }.joined(separator: ", ")
+          + " now"
+    }
   }
 
   /// Makes `choice` happen, and answers whether it answered a request while an older one waited.
@@ -484,6 +673,9 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
       }
       requests.release(record.number, as: outcome == Requests.cancelled ? nil : outcome)
       return reordered
+    case .hold(let name):
+      scenario.recordTestStep("holds \(name) back")
+      scenario.setHeld(true, name)
     case .resume(let name):
       scenario.recordTestStep("lets \(name) resume")
       scenario.setHeld(false, name)
@@ -526,6 +718,7 @@ private struct Usage {
       if !plain.contains(outcome) { unusualOutcomes += 1 }
       if hold { holds += 1 }
       if reordered { reorderings += 1 }
+    case .hold: holds += 1
     case .cancel: cancellations += 1
     case .start, .resume, .step: break
     }
