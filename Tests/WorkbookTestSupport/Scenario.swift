@@ -67,9 +67,10 @@ public final class Scenario: Sendable {
     Scheduler.shared.register(self)
   }
 
-  /// Runs `body` as a step of this scenario: what it resumes or starts is this scenario's work.
-  func step<Result>(_ body: () throws -> Result) rethrows -> Result {
-    try Scheduler.withOwner(id, body)
+  /// Runs `body` as a step of this scenario: what it resumes or starts is this scenario's work,
+  /// the world's, or with `asTest` the test's own.
+  func step<Result>(asTest: Bool = false, _ body: () throws -> Result) rethrows -> Result {
+    try Scheduler.withOwner(id, asTest: asTest, body)
   }
 
   deinit {
@@ -386,7 +387,7 @@ public final class Scenario: Sendable {
   private func resolveWaiter(_ waiterID: Int, satisfied: Bool) {
     guard let waiter = state.withLock({ $0.waiters.removeValue(forKey: waiterID) }) else { return }
     // The test that waited goes on as this scenario's work.
-    step { waiter.continuation.resume(returning: satisfied) }
+    step(asTest: true) { waiter.continuation.resume(returning: satisfied) }
   }
 
   static func callerName(_ index: Int) -> String {

@@ -36,6 +36,9 @@ final class Scheduler: @unchecked Sendable {
     let lane: Lane?
     /// The scenario whose work this is, or `nil` for work of nobody's (Swift Testing's own).
     let owner: Int?
+    /// Whether it is the work of the world under test (a caller's, or a task that the world's
+    /// work started), rather than the test's own, which merely waits for that work.
+    let isWorld: Bool
   }
 
   /// What the scheduler's thread is doing.
@@ -57,6 +60,9 @@ final class Scheduler: @unchecked Sendable {
   private var pendingChecks: Set<Int> = []
   /// How long the thread has spent on each scenario's jobs, while it lives.
   private var busy: [Int: Duration] = [:]
+  /// For each scenario that explores the order of ready tasks, what picks the next one; see
+  /// ``setTaskOrder(for:_:)``.
+  private var taskOrders: [Int: TaskOrder] = [:]
   /// Where jobs from the global executor run: they have no lane, and this executor is never
   /// preferred by a task, so running them here changes no task's isolation or preference.
   private let globalWork = GlobalWork()
@@ -80,8 +86,9 @@ final class Scheduler: @unchecked Sendable {
 
   func enqueue(_ job: UnownedJob, on lane: Lane?) {
     let owner = lane?.scenario ?? Self.currentOwner
+    let isWorld = lane != nil || (owner != nil && Self.doingTheWorldsWork)
     condition.lock()
-    queue.append(Entry(job: job, lane: lane, owner: owner))
+    queue.append(Entry(job: job, lane: lane, owner: owner, isWorld: isWorld))
     condition.signal()
     condition.unlock()
   }
@@ -101,11 +108,28 @@ final class Scheduler: @unchecked Sendable {
     set { pthread_setspecific(ownerKey, newValue.flatMap { UnsafeRawPointer(bitPattern: $0) }) }
   }
 
-  /// Runs `body` as work of scenario `owner`: whatever it resumes or starts belongs to that scenario.
-  static func withOwner<Result>(_ owner: Int, _ body: () throws -> Result) rethrows -> Result {
-    let previous = currentOwner
+  private static let worldKey: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key, nil)
+    return key
+  }()
+
+  /// Whether the current thread does the world's work (see ``Entry/isWorld``).
+  static var doingTheWorldsWork: Bool {
+    get { pthread_getspecific(worldKey) != nil }
+    set { pthread_setspecific(worldKey, newValue ? UnsafeRawPointer(bitPattern: 1) : nil) }
+  }
+
+  /// Runs `body` as work of scenario `owner`: whatever it resumes or starts belongs to that
+  /// scenario, as the world's work, or, with `asTest`, as the test's own (a test resuming after a
+  /// wait).
+  static func withOwner<Result>(
+    _ owner: Int, asTest: Bool = false, _ body: () throws -> Result
+  ) rethrows -> Result {
+    let previous = (currentOwner, doingTheWorldsWork)
     currentOwner = owner
-    defer { currentOwner = previous }
+    doingTheWorldsWork = !asTest
+    defer { (currentOwner, doingTheWorldsWork) = previous }
     return try body()
   }
 
@@ -155,6 +179,27 @@ final class Scheduler: @unchecked Sendable {
     condition.lock()
     scenarios[scenario] = nil
     busy[scenario] = nil
+    taskOrders[scenario] = nil
+    condition.unlock()
+  }
+
+  /// Picks which of several ready jobs runs first: given how many there are, in the order they
+  /// became ready, it answers the index of the one to run, and what to do just before it runs
+  /// (such as recording the pick in the timeline), which may use the scheduler.
+  typealias TaskOrder = @Sendable (_ ready: Int) -> (index: Int, before: (@Sendable () -> Void)?)
+
+  /// Lets `order` choose, whenever several jobs of scenario `id` from the global executor are
+  /// ready at once, which of them runs first.
+  ///
+  /// Those jobs belong to tasks the world's work started outside the callers' lanes: `Task {}`
+  /// bodies and the actors they run; never the test's own task. On the runtime's own executor they run on a pool of threads, so they may
+  /// start in any order, whatever order they were created in; without an order, the scheduler
+  /// runs them oldest first. A caller's own jobs are never reordered here: the explorer orders
+  /// callers by holding their lanes. `order` is called with the scheduler's lock held, so it must
+  /// not call the scheduler; the closure it hands back runs once the lock is released.
+  func setTaskOrder(for id: Int, _ order: TaskOrder?) {
+    condition.lock()
+    taskOrders[id] = order
     condition.unlock()
   }
 
@@ -210,8 +255,10 @@ final class Scheduler: @unchecked Sendable {
     thread = pthread_self()
     condition.unlock()
     while true {
-      let entry = nextEntry()
+      let (entry, before) = nextEntry()
       Self.currentOwner = entry.owner
+      Self.doingTheWorldsWork = entry.isWorld
+      before?()
       let started = ContinuousClock.now
       if let lane = entry.lane {
         entry.job.runSynchronously(on: lane.asUnownedTaskExecutor())
@@ -220,6 +267,7 @@ final class Scheduler: @unchecked Sendable {
       }
       let spent = ContinuousClock.now - started
       Self.currentOwner = nil
+      Self.doingTheWorldsWork = false
       condition.lock()
       activity = .idle
       if let owner = entry.owner { busy[owner, default: .zero] += spent }
@@ -228,14 +276,28 @@ final class Scheduler: @unchecked Sendable {
     }
   }
 
-  private func nextEntry() -> Entry {
+  private func nextEntry() -> (Entry, before: (@Sendable () -> Void)?) {
     condition.lock()
     defer { condition.unlock() }
     while true {
-      if let index = queue.firstIndex(where: { !($0.lane?.isHeld ?? false) }) {
+      if var index = queue.firstIndex(where: { !($0.lane?.isHeld ?? false) }) {
+        var before: (@Sendable () -> Void)?
+        let first = queue[index]
+        if first.lane == nil, first.isWorld, let owner = first.owner,
+          let order = taskOrders[owner]
+        {
+          let ready = queue.indices.filter {
+            queue[$0].lane == nil && queue[$0].isWorld && queue[$0].owner == owner
+          }
+          if ready.count > 1 {
+            let pick = order(ready.count)
+            index = ready[min(max(pick.index, 0), ready.count - 1)]
+            before = pick.before
+          }
+        }
         let entry = queue.remove(at: index)
         activity = .running(owner: entry.owner)
-        return entry
+        return (entry, before)
       }
       condition.wait()
     }

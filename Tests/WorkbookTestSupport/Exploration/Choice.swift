@@ -15,6 +15,11 @@
 /// | `resume:A`       | the held caller A may resume                                        |
 /// | `cancel:A`       | A's task is cancelled                                               |
 /// | `deliver`        | the world takes a step of its own, such as a socket delivering      |
+/// | `task:2`         | of the tasks ready together, the second to become ready runs first   |
+///
+/// The last kind is decided while the actor runs, not at a settled moment: where several tasks
+/// that no caller runs in its lane are ready at once, which one starts first is the runtime's
+/// choice, so it is the explorer's too.
 enum Choice: Hashable, Sendable, CustomStringConvertible {
   case start(caller: String)
   case answer(caller: String?, key: String?, outcome: String, hold: Bool)
@@ -22,6 +27,8 @@ enum Choice: Hashable, Sendable, CustomStringConvertible {
   case resume(caller: String)
   case cancel(caller: String)
   case step(String)
+  /// Of the tasks ready together, the one that became ready in this position (from 1) runs first.
+  case task(Int)
 
   /// The name used for a request whose work carries no caller's name (a `Task.detached`).
   static let unnamed = "detached"
@@ -36,7 +43,13 @@ enum Choice: Hashable, Sendable, CustomStringConvertible {
     case .resume(let caller): "resume:\(caller)"
     case .cancel(let caller): "cancel:\(caller)"
     case .step(let name): name
+    case .task(let position): "task:\(position)"
     }
+  }
+
+  /// Whether the choice is made at a settled moment, rather than while the actor runs.
+  var isSettledChoice: Bool {
+    if case .task = self { false } else { true }
   }
 
   /// A key as a token spells it: without spaces.
@@ -46,7 +59,9 @@ enum Choice: Hashable, Sendable, CustomStringConvertible {
 
   /// Reads a token back; `nil` when it is not one.
   init?(token: String) {
-    if let caller = token.dropPrefix("hold:") {
+    if let position = token.dropPrefix("task:").flatMap({ Int($0) }), position > 0 {
+      self = .task(position)
+    } else if let caller = token.dropPrefix("hold:") {
       self = .hold(caller: caller)
     } else if let caller = token.dropPrefix("resume:") {
       self = .resume(caller: caller)

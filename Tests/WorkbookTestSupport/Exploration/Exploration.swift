@@ -92,17 +92,23 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
     var pruned = 0
     while true {
       schedules += 1
-      var depth = 0
+      // The chooser is also asked from the scheduler's thread, for the order of ready tasks.
+      let search = Locked((path: path, depth: 0))
       let run = await runSchedule(prunes: true) { open, _ in
-        defer { depth += 1 }
-        if depth < path.count {
-          guard path[depth].open == open else { return .diverged(expected: path[depth].open) }
-          return .take(path[depth].open[path[depth].taken])
+        search.withLock { search in
+          defer { search.depth += 1 }
+          let depth = search.depth
+          if depth < search.path.count {
+            let decision = search.path[depth]
+            guard decision.open == open else { return .diverged(expected: decision.open) }
+            return .take(decision.open[decision.taken])
+          }
+          guard let first = open.first else { return .stop }
+          search.path.append(Decision(open: open, taken: 0))
+          return .take(first)
         }
-        guard let first = open.first else { return .stop }
-        path.append(Decision(open: open, taken: 0))
-        return .take(first)
       }
+      path = search.value.path
       switch run.verdict {
       case .kept:
         break
@@ -185,18 +191,26 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
   /// Replays `schedule`, and says which choices were open once its own had run out: the ways a
   /// longer schedule could go on from there.
   private func replayTellingWhatWasOpen(_ schedule: Schedule) async -> (run: Run, open: [Choice]) {
-    var index = 0
-    var openAfter: [Choice] = []
+    let state = Locked((index: 0, openAfter: [Choice]()))
+    let choices = schedule.choices
     let run = await runSchedule { open, ending in
-      defer { index += 1 }
-      if index < schedule.choices.count {
-        let wanted = schedule.choices[index]
-        return open.contains(wanted) ? .take(wanted) : .invalid(wanted)
+      state.withLock { state in
+        let next = state.index < choices.count ? choices[state.index] : nil
+        if case .task = open.first {
+          // Several tasks are ready: the schedule picks one only where it says so.
+          guard case .task? = next else { return .take(.task(1)) }
+          state.index += 1
+          return open.contains(next!) ? .take(next!) : .invalid(next!)
+        }
+        defer { state.index += 1 }
+        if let next {
+          return open.contains(next) ? .take(next) : .invalid(next)
+        }
+        if state.index == choices.count { state.openAfter = open }
+        return ending.map(Step.take) ?? .stop
       }
-      if index == schedule.choices.count { openAfter = open }
-      return ending.map(Step.take) ?? .stop
     }
-    return (run, openAfter)
+    return (run, state.value.openAfter)
   }
 
   /// Whether `run` broke the part of the promise named `rule`.
@@ -326,6 +340,12 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
     if choices.contains(where: { if case .answer(_, _, _, true) = $0 { true } else { false } }) {
       parts.append("+hold: and A is held before it resumes")
     }
+    if choices.contains(where: { if case .task(let position) = $0 { position > 1 } else { false } })
+    {
+      parts.append(
+        "task:2: of the tasks ready together (`Task {}` bodies), the second to become ready runs "
+          + "first; task:1, the oldest")
+    }
     if choices.contains(where: { if case .hold = $0 { true } else { false } }) {
       parts.append("hold:A: whatever would resume A waits, while the others run")
     }
@@ -384,21 +404,59 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
   /// With `prunes`, a schedule is cut short as soon as it can only repeat another: when a caller it
   /// held had not become ready to resume once the next choice had run, holding it then changed
   /// nothing, and the schedule that holds it later covers the same runs.
-  private func runSchedule(prunes: Bool = false, _ choose: ([Choice], Choice?) -> Step) async
-    -> Run
-  {
+  private func runSchedule(
+    prunes: Bool = false, _ choose: @escaping @Sendable ([Choice], Choice?) -> Step
+  ) async -> Run {
     let scenario = Scenario()
     let world = World(scenario)
     let plain = Set(world.fakes.map { $0.requests.outcomes[0] } + [Requests.cancelled])
-    var taken: [Choice] = []
-    var used = Usage()
+    // Written from the scheduler's thread too, by the order of ready tasks.
+    let progress = Locked((taken: [Choice](), used: Usage(), problem: Run.Verdict?.none))
+    var taken: [Choice] { progress.value.taken }
+    var used: Usage { progress.value.used }
+    let taskOrders = bounds.taskOrders
+    Scheduler.shared.setTaskOrder(for: scenario.id) { ready in
+      guard progress.value.used.taskOrders < taskOrders, progress.value.problem == nil else {
+        return (0, nil)
+      }
+      let step = choose((1...ready).map(Choice.task), .task(1))
+      return progress.withLock { progress in
+        switch step {
+        case .take(let choice):
+          guard case .task(let position) = choice else { return (0, nil) }
+          progress.taken.append(choice)
+          guard position > 1 else { return (0, nil) }
+          progress.used.taskOrders += 1
+          let note: @Sendable () -> Void = {
+            scenario.recordTestStep("lets ready task \(position) of \(ready) run first")
+          }
+          return (position - 1, note)
+        case .invalid(let choice):
+          progress.problem = .invalid(
+            step: progress.taken.count, choice: choice,
+            why: "only \(ready) tasks were ready together there", open: [])
+        case .diverged(let expected):
+          progress.problem = .diverged(
+            """
+            The same schedule gave a different run: after \(Schedule(progress.taken)), \
+            \(ready) tasks were ready together, where an earlier run had \(expected.count). Does \
+            the actor use a clock, a random number, or a thread of its own?
+            """)
+        case .stop:
+          break
+        }
+        return (0, nil)
+      }
+    }
     // A caller just held, and how many settled moments to wait before asking whether the hold
     // kept anything back: none after `A=image+hold`, one after `hold:A`, whose hold only bites
     // with the choice after it.
     var pendingHold: (caller: String, wait: Int)?
     func finish(_ verdict: Run.Verdict) -> Run {
+      Scheduler.shared.setTaskOrder(for: scenario.id, nil)
       spent.withLock { $0 += Scheduler.shared.busyTime(of: scenario.id) }
-      return Run(verdict: verdict, choices: taken, events: scenario.events)
+      return Run(
+        verdict: progress.value.problem ?? verdict, choices: taken, events: scenario.events)
     }
     do {
       try await world.prepare(scenario)
@@ -412,6 +470,7 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
       } catch {
         return finish(.broken(BrokenPromise(rule: "it settles", message: "\(error)")))
       }
+      if progress.value.problem != nil { return finish(.kept) }
       if let hold = pendingHold {
         if hold.wait > 0 {
           pendingHold?.wait -= 1
@@ -438,8 +497,9 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
                   keeps starting new work.
                   """)))
         }
-        taken.append(choice)
-        used.count(choice, plain: plain, reordered: apply(choice, to: world, in: scenario))
+        progress.withLock { $0.taken.append(choice) }
+        let reordered = apply(choice, to: world, in: scenario)
+        progress.withLock { $0.used.count(choice, plain: plain, reordered: reordered) }
         switch choice {
         case .hold(let caller): pendingHold = (caller, 1)
         case .answer(let caller?, _, _, true): pendingHold = (caller, 0)
@@ -555,14 +615,14 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
     // one who joined another caller's work resumes when that work ends, and the runtime promises
     // no order among those who resume together, nor how soon each runs.
     let justHeld: String? =
-      switch taken.last {
+      switch taken.last(where: \.isSettledChoice) {
       case .answer(let caller?, _, _, true)?, .hold(let caller)?: caller
       default: nil
       }
     if holds < bounds.holds {
       open += callers.filter { !$0.hasFinished && !$0.isHeld }.map { .hold(caller: $0.name) }
     }
-    if case .hold(let caller)? = taken.last {
+    if case .hold(let caller)? = taken.last(where: \.isSettledChoice) {
       // `hold:A` then `A=image` is `A=image+hold`, which is already open.
       open.removeAll {
         if case .answer(caller, _, _, _) = $0 { true } else { false }
@@ -638,6 +698,8 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
       return record(name)?.isHeld == true
         ? "\(name) was held a moment ago, and letting it go at once changes nothing"
         : "\(name) is not held"
+    case .task:
+      return "no two tasks were ready together before it"
     case .step:
       let steps = world.steps().map(\.name)
       return steps.isEmpty
@@ -684,6 +746,9 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
       scenario.cancel(name)
     case .step(let name):
       world.take(name)
+    case .task:
+      // Taken while the actor runs, by the scheduler's task order, never at a settled moment.
+      break
     }
     return false
   }
@@ -711,6 +776,8 @@ private struct Usage {
   var holds = 0
   var cancellations = 0
   var reorderings = 0
+  /// How many times a ready task other than the oldest ran first.
+  var taskOrders = 0
 
   mutating func count(_ choice: Choice, plain: Set<String>, reordered: Bool) {
     switch choice {
@@ -720,7 +787,7 @@ private struct Usage {
       if reordered { reorderings += 1 }
     case .hold: holds += 1
     case .cancel: cancellations += 1
-    case .start, .resume, .step: break
+    case .start, .resume, .step, .task: break
     }
   }
 }
@@ -760,6 +827,9 @@ public struct ExplorationBounds: Sendable {
   /// for no bound. Chapters about the order of answers need it unbounded; chapters with many
   /// requests of one caller bound it.
   public var reorderings: Int?
+  /// How many times one schedule may let a ready task other than the oldest run first, where
+  /// several tasks that no caller runs in its own lane (`Task {}` bodies) are ready together.
+  public var taskOrders: Int
   /// The most steps one schedule may take before the actor counts as never coming to an end.
   public var steps: Int
   /// The most schedules one exploration runs.
@@ -767,8 +837,9 @@ public struct ExplorationBounds: Sendable {
 
   public init(
     unusualOutcomes: Int = 1, holds: Int = 1, cancellations: Int = 0, reorderings: Int? = nil,
-    steps: Int = 60, schedules: Int = 20_000
+    taskOrders: Int = 1, steps: Int = 60, schedules: Int = 20_000
   ) {
+    self.taskOrders = taskOrders
     self.unusualOutcomes = unusualOutcomes
     self.holds = holds
     self.cancellations = cancellations
