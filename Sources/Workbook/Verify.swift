@@ -101,7 +101,7 @@ struct Verify {
       explored.map { explored in
         " · \(explored.schedules) schedules explored (\(explored.pruned) pruned) in "
           + "\(String(format: "%.2f", explored.seconds)) s"
-          + (caught.map { ", the starter's bug in schedule \($0.schedules)" } ?? "")
+          + (caught.map { ", the starter's bug in schedule \($0.firstSchedules)" } ?? "")
       } ?? ""
     return "  \(name) \(solved) · \(exposed)\(exploration)"
   }
@@ -192,6 +192,9 @@ struct Verify {
     let seconds: Double
     /// Of the schedules, how many were cut short because they could only repeat another.
     let pruned: Int
+    /// How many schedules the chapter's first exploration ran: on a starter, the schedule in which
+    /// it caught the bug.
+    let firstSchedules: Int
   }
 
   /// Reads the lines the explorations wrote: chapter, schedules, seconds, callers, pruned.
@@ -203,8 +206,11 @@ struct Verify {
       guard fields.count >= 3, let schedules = Int(fields[1]), let seconds = Double(fields[2])
       else { continue }
       let pruned = fields.count > 4 ? Int(fields[4]) ?? 0 : 0
+      // A chapter may explore more than once, with other calls and bounds: count them together.
+      let before = found[String(fields[0])]
       found[String(fields[0])] = Exploration(
-        schedules: schedules, seconds: seconds, pruned: pruned)
+        schedules: schedules + (before?.schedules ?? 0), seconds: seconds + (before?.seconds ?? 0),
+        pruned: pruned + (before?.pruned ?? 0), firstSchedules: before?.firstSchedules ?? schedules)
     }
     return found
   }

@@ -33,7 +33,8 @@ public final class FakeSearchService: SearchService, FakeService {
 }
 
 /// A ``SearchDecoder`` that remembers, for every answer it decodes, whether it ran on the main
-/// actor, where every other job of the screen would have had to wait for it.
+/// actor, where every other job of the screen would have had to wait for it. A caller the test
+/// holds stops inside its decode (see ``Scenario/holdPoint(_:)``).
 public final class FakeSearchDecoder: SearchDecoder {
   /// One answer decoded.
   public struct Decoding: Sendable {
@@ -53,6 +54,8 @@ public final class FakeSearchDecoder: SearchDecoder {
 
   public func hits(in answer: Data) throws -> [SearchHit] {
     let query = String(decoding: answer, as: UTF8.self)
+    // A big answer keeps its thread busy a while: a held caller stays in here while others run.
+    scenario.holdPoint("decodes the answer for \"\(query)\"")
     let onMainActor = MainActorProbe.isOnMainActor
     decoded.withLock { $0.append(Decoding(query: query, onMainActor: onMainActor)) }
     scenario.record(

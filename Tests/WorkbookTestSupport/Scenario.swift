@@ -310,9 +310,43 @@ public final class Scenario: Sendable {
     Scheduler.shared.setHeld(held, lane)
   }
 
-  /// How many jobs of caller `name` are ready to run but held.
+  /// How many jobs of caller `name` are ready to run but held, counting those stopped inside
+  /// their work at a ``holdPoint(_:)``.
   func queuedJobs(of name: String) -> Int {
-    state.value.lanes[name].map { Scheduler.shared.queuedJobs(on: $0) } ?? 0
+    state.value.lanes[name].map {
+      Scheduler.shared.queuedJobs(on: $0) + Scheduler.shared.parkedJobs(on: $0)
+    } ?? 0
+  }
+
+  /// Whether caller `name` has a job ready to run, or stopped inside its work, that waits only
+  /// because the test holds it.
+  public func isReadyToResume(_ name: String) -> Bool {
+    queuedJobs(of: name) > 0
+  }
+
+  /// Whether caller `name` is held inside its work, at a ``holdPoint(_:)``.
+  public func isHeldInsideItsWork(_ name: String) -> Bool {
+    state.value.lanes[name].map { Scheduler.shared.parkedJobs(on: $0) > 0 } ?? false
+  }
+
+  /// A point inside synchronous work that a fake does for a caller, such as decoding an answer,
+  /// where the caller stops if the test holds it: the rest of the world runs meanwhile, as it
+  /// would while that work kept another thread busy, and the work goes on from here once the
+  /// caller is let go.
+  ///
+  /// Work of a caller's own task, or of a `Task {}` it started (which carries its name), stops
+  /// here; work outside the scheduler's threads, such as the main actor's, never does.
+  ///
+  /// - Parameter what: what the caller is doing, as the timeline says it: `decodes "s"`.
+  public func holdPoint(_ what: String) {
+    guard Scheduler.shared.isCurrentThread, let name = CurrentCaller.name,
+      let lane = state.value.lanes[name],
+      state.value.callers.contains(where: {
+        $0.name == name && $0.isHeld
+      })
+    else { return }
+    record(.observed("is held while it \(what)"))
+    Scheduler.shared.park(lane)
   }
 
   /// Records a step the test takes, such as letting the downloads finish, in the timeline.

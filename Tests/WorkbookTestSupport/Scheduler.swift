@@ -41,19 +41,27 @@ final class Scheduler: @unchecked Sendable {
     let isWorld: Bool
   }
 
-  /// What the scheduler's thread is doing.
+  /// What the scheduler is doing. Only one job runs at a time, whichever thread runs it.
   private enum Activity {
     /// Waiting for a job it may run.
     case idle
     /// Running a job of the scenario it names, or of nobody's.
     case running(owner: Int?)
+
+    var isRunning: Bool {
+      if case .running = self { true } else { false }
+    }
   }
 
   private let condition = NSCondition()
   /// Every job not yet run, oldest first. A held lane's jobs keep their place in the queue.
   private var queue: [Entry] = []
   private var activity = Activity.idle
-  private var thread: pthread_t?
+  /// Jobs stopped inside synchronous work by ``park(_:)``, each waiting on its own thread.
+  private var parked: [Parked] = []
+  private var nextParkedID = 0
+  /// Threads that run jobs and are waiting for one: a job that parks needs one to go on.
+  private var idleRunners = 0
   /// The scenarios to tell when the scheduler may have settled: each checks its waiters.
   private var scenarios: [Int: WeakScenario] = [:]
   /// Scenarios whose waits began during the job running now, to check when it ends.
@@ -67,16 +75,18 @@ final class Scheduler: @unchecked Sendable {
   /// preferred by a task, so running them here changes no task's isolation or preference.
   private let globalWork = GlobalWork()
 
+  /// A job stopped in the middle, on its thread, while a held caller's lane is held.
+  private struct Parked {
+    let id: Int
+    let lane: Lane
+  }
+
   private struct WeakScenario {
     weak var scenario: Scenario?
   }
 
   private init() {
-    let thread = Thread { [self] in runJobs() }
-    thread.name = "workbook scheduler"
-    // Jobs of Swift Testing itself run here too; give them the stack a main thread would have.
-    thread.stackSize = 8 << 20
-    thread.start()
+    startRunner()
     let watchdog = Thread { [self] in watchTheClock() }
     watchdog.name = "workbook watchdog"
     watchdog.start()
@@ -89,8 +99,12 @@ final class Scheduler: @unchecked Sendable {
     let isWorld = lane != nil || (owner != nil && Self.doingTheWorldsWork)
     condition.lock()
     queue.append(Entry(job: job, lane: lane, owner: owner, isWorld: isWorld))
-    condition.signal()
+    condition.broadcast()
+    let held = lane?.isHeld ?? false
     condition.unlock()
+    // A held caller just became ready to resume: a wait for that, perhaps begun by work the
+    // scheduler cannot see (the main actor's), can end now.
+    if held, let lane { notify(lane.scenario) }
   }
 
   // MARK: Owners
@@ -137,7 +151,7 @@ final class Scheduler: @unchecked Sendable {
   func setHeld(_ held: Bool, _ lane: Lane) {
     condition.lock()
     lane.isHeld = held
-    condition.signal()
+    condition.broadcast()
     condition.unlock()
     notify(lane.scenario)
   }
@@ -148,6 +162,7 @@ final class Scheduler: @unchecked Sendable {
     condition.lock()
     defer { condition.unlock() }
     if case .running(let owner) = activity, owner == scenario { return false }
+    if parked.contains(where: { $0.lane.scenario == scenario && !$0.lane.isHeld }) { return false }
     return !queue.contains { entry in
       entry.owner == scenario && !(entry.lane?.isHeld ?? false)
     }
@@ -160,11 +175,89 @@ final class Scheduler: @unchecked Sendable {
     return queue.count { $0.lane === lane }
   }
 
-  /// Whether the current code runs on the scheduler's thread.
+  /// Whether the current code runs on one of the scheduler's threads: in a job it runs.
   var isCurrentThread: Bool {
+    Self.isRunner
+  }
+
+  private static let runnerKey: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key, nil)
+    return key
+  }()
+
+  private static var isRunner: Bool {
+    get { pthread_getspecific(runnerKey) != nil }
+    set { pthread_setspecific(runnerKey, newValue ? UnsafeRawPointer(bitPattern: 1) : nil) }
+  }
+
+  // MARK: Holding a caller inside synchronous work
+
+  /// Stops the job running now, in the middle, for as long as `lane` is held: the other jobs run
+  /// meanwhile, as they would on another thread, and the job counts as held, like a held lane's.
+  ///
+  /// Jobs still run one at a time: this thread gives up its turn and another of the scheduler's
+  /// threads takes the queue over until the lane is let go and that thread's job has ended; then
+  /// this job goes on where it stopped. So every run of a schedule stays the same run. Call it only
+  /// from a job the scheduler runs, from synchronous code that a fake provides, such as a decoder.
+  ///
+  /// - Returns: whether the job was stopped at all (the lane was held).
+  @discardableResult
+  func park(_ lane: Lane) -> Bool {
+    precondition(Self.isRunner, "park(_:) is called from a job the scheduler runs")
+    condition.lock()
+    guard lane.isHeld else {
+      condition.unlock()
+      return false
+    }
+    let id = nextParkedID
+    nextParkedID += 1
+    parked.append(Parked(id: id, lane: lane))
+    activity = .idle
+    if idleRunners == 0 { startRunner() }
+    condition.broadcast()
+    condition.unlock()
+    let owner = Self.currentOwner
+    notify(lane.scenario)
+    let stopped = ContinuousClock.now
+    condition.lock()
+    // Go on only once the lane is let go and no other job is running.
+    while lane.isHeld || activity.isRunning {
+      condition.wait()
+    }
+    parked.removeAll { $0.id == id }
+    activity = .running(owner: owner)
+    pausedFor += ContinuousClock.now - stopped
+    condition.unlock()
+    return true
+  }
+
+  /// How many jobs of `lane` are stopped inside their work by ``park(_:)``.
+  func parkedJobs(on lane: Lane) -> Int {
     condition.lock()
     defer { condition.unlock() }
-    return thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+    return parked.count { $0.lane === lane }
+  }
+
+  /// Whether a stopped job may go on: its lane was let go.
+  private var aParkedJobMayGoOn: Bool {
+    parked.contains { !$0.lane.isHeld }
+  }
+
+  /// How long the job running on this thread spent stopped, which is not time spent on it.
+  private var pausedFor: Duration {
+    get { Self.pausedKey.value }
+    set { Self.pausedKey.value = newValue }
+  }
+
+  private static let pausedKey = ThreadDuration()
+
+  private func startRunner() {
+    let thread = Thread { [self] in runJobs() }
+    thread.name = "workbook scheduler"
+    // Jobs of Swift Testing itself run here too; give them the stack a main thread would have.
+    thread.stackSize = 8 << 20
+    thread.start()
   }
 
   // MARK: Scenarios
@@ -251,25 +344,25 @@ final class Scheduler: @unchecked Sendable {
   // MARK: The thread
 
   private func runJobs() {
-    condition.lock()
-    thread = pthread_self()
-    condition.unlock()
+    Self.isRunner = true
     while true {
       let (entry, before) = nextEntry()
       Self.currentOwner = entry.owner
       Self.doingTheWorldsWork = entry.isWorld
       before?()
+      pausedFor = .zero
       let started = ContinuousClock.now
       if let lane = entry.lane {
         entry.job.runSynchronously(on: lane.asUnownedTaskExecutor())
       } else {
         entry.job.runSynchronously(on: globalWork.asUnownedTaskExecutor())
       }
-      let spent = ContinuousClock.now - started
+      let spent = ContinuousClock.now - started - pausedFor
       Self.currentOwner = nil
       Self.doingTheWorldsWork = false
       condition.lock()
       activity = .idle
+      condition.broadcast()
       if let owner = entry.owner { busy[owner, default: .zero] += spent }
       condition.unlock()
       notify(entry.owner)
@@ -279,8 +372,13 @@ final class Scheduler: @unchecked Sendable {
   private func nextEntry() -> (Entry, before: (@Sendable () -> Void)?) {
     condition.lock()
     defer { condition.unlock() }
+    idleRunners += 1
+    defer { idleRunners -= 1 }
     while true {
-      if var index = queue.firstIndex(where: { !($0.lane?.isHeld ?? false) }) {
+      // A stopped job that may go on has the next turn, before any queued job.
+      if !activity.isRunning, !aParkedJobMayGoOn,
+        var index = queue.firstIndex(where: { !($0.lane?.isHeld ?? false) })
+      {
         var before: (@Sendable () -> Void)?
         let first = queue[index]
         if first.lane == nil, first.isWorld, let owner = first.owner,
@@ -351,5 +449,26 @@ final class Lane: TaskExecutor, @unchecked Sendable {
 
   func enqueue(_ job: consuming ExecutorJob) {
     Scheduler.shared.enqueue(UnownedJob(job), on: self)
+  }
+}
+
+/// A duration kept per thread: how long the job a thread runs spent stopped by `park(_:)`.
+private final class ThreadDuration: @unchecked Sendable {
+  private let key: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key, nil)
+    return key
+  }()
+
+  var value: Duration {
+    get {
+      pthread_getspecific(key).map { Duration.nanoseconds(Int(bitPattern: $0)) } ?? .zero
+    }
+    set {
+      let nanoseconds =
+        newValue.components.seconds * 1_000_000_000
+        + newValue.components.attoseconds / 1_000_000_000
+      pthread_setspecific(key, UnsafeRawPointer(bitPattern: Int(nanoseconds)))
+    }
   }
 }
