@@ -1,0 +1,66 @@
+import Foundation
+import Services
+
+/// A ``LegacyStatementClient`` that calls back on a thread of its own, the moment the test says,
+/// for tests that race its answer against a cancellation on another thread.
+///
+/// Unlike ``FakeStatementClient``, whose callbacks run on the scheduler's thread, this one really
+/// answers from elsewhere. It keeps the protocol's promise to the letter: once `cancel()` has
+/// returned, it never calls back; a callback already under way when `cancel()` is called finishes
+/// first, as `cancel()` waits for it.
+public final class ThreadedStatementClient: LegacyStatementClient {
+  /// One fetch under way.
+  public final class Fetch: LegacyRequest, @unchecked Sendable {
+    private let lock = NSLock()
+    private var completion: (@Sendable (Statement?, (any Error)?) -> Void)?
+    let month: String
+
+    init(month: String, completion: @escaping @Sendable (Statement?, (any Error)?) -> Void) {
+      self.month = month
+      self.completion = completion
+    }
+
+    /// Calls back with the statement, unless the fetch was called off first.
+    public func answer() {
+      lock.withLock {
+        completion?(Statement(month: month, closingBalance: 100_000), nil)
+        completion = nil
+      }
+    }
+
+    public func cancel() {
+      lock.withLock { completion = nil }
+    }
+  }
+
+  private let fetches = Locked<[Fetch]>([])
+  private let started = Locked<[CheckedContinuation<Fetch, Never>]>([])
+
+  public init() {}
+
+  public func fetchStatement(
+    for month: String, completion: @escaping @Sendable (Statement?, (any Error)?) -> Void
+  ) -> any LegacyRequest {
+    let fetch = Fetch(month: month, completion: completion)
+    let waiting = fetches.withLock { fetches in
+      fetches.append(fetch)
+      return started.withLock { started in
+        defer { started = [] }
+        return started
+      }
+    }
+    for continuation in waiting { continuation.resume(returning: fetch) }
+    return fetch
+  }
+
+  /// The first fetch, once it has started.
+  public func firstFetch() async -> Fetch {
+    await withCheckedContinuation { continuation in
+      let fetch = fetches.withLock { fetches in
+        if fetches.isEmpty { started.withLock { $0.append(continuation) } }
+        return fetches.first
+      }
+      if let fetch { continuation.resume(returning: fetch) }
+    }
+  }
+}
