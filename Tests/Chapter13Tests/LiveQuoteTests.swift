@@ -18,12 +18,12 @@ private struct Screen {
   }
 
   /// Starts a caller that listens to `quote`'s ticks until the stream ends, and returns the
-  /// sequence numbers of the ticks it received.
-  func listen(to quote: LiveQuote) -> Callers<[Int]> {
+  /// ticks it received.
+  func listen(to quote: LiveQuote) -> Callers<Received> {
     scenario.start(1, "for await tick in ticks()") {
-      var received: [Int] = []
+      var received = Received()
       for await tick in quote.ticks() {
-        received.append(tick.sequence)
+        received.ticks.append(tick)
       }
       return received
     }
@@ -43,6 +43,21 @@ private struct Screen {
     return connection.hasReturned
       ? "connection #\(number) was closed"
       : "connection #\(number) was closed, but connect had not returned"
+  }
+}
+
+/// The ticks a listener received, drawn in a timeline the way a single tick is:
+/// `gets tick #1 ($100.01)`, `gets tick #1 ($100.01) and tick #2 ($100.02)`.
+private struct Received: Sendable, CustomTestStringConvertible {
+  var ticks: [Tick] = []
+
+  /// The ticks' sequence numbers, in the order they arrived.
+  var sequences: [Int] { ticks.map(\.sequence) }
+
+  var testDescription: String {
+    let each = ticks.map(describe)
+    guard let last = each.last else { return "no tick" }
+    return each.count == 1 ? last : "\(each.dropLast().joined(separator: ", ")) and \(last)"
   }
 }
 
@@ -112,6 +127,7 @@ struct LifetimeTests {
     try await screen.scenario.settle()
     screen.socket.sendNext()
     try await screen.scenario.settle()
+    let shown = try await screen.scenario.call("latest") { [weak quote] in await quote?.latest }
     screen.scenario.note("lets the quote go: the screen has closed")
     quote = nil
     try await screen.scenario.settle()
@@ -123,8 +139,9 @@ struct LifetimeTests {
       nothingOutlivedTheQuote,
       screen.scenario.explain(
         """
-        The screen started the quote, the quote showed tick #1, and then the screen let the \
-        quote go: the test held the only reference of its own. Afterwards the quote \
+        The screen started the quote, the quote showed \(shown.map(describe) ?? "no tick"), and \
+        then the screen let the quote go: the test held the only reference of its own. \
+        Afterwards the quote \
         \(gone ? "was gone" : "was still alive, so its deinit had not run"), and \
         \(screen.state(of: 1)). Something still held the quote, or still ran for it.
         """,
@@ -148,8 +165,8 @@ struct LiveQuoteGuardTests {
     let received = try await listener.results()[0].value
 
     #expect(
-      received == [1, 2, 3],
-      "the socket sent ticks 1, 2 and 3, and the listener received \(received.map(String.init(describing:)) ?? "nothing")"
+      received?.sequences == [1, 2, 3],
+      "the socket sent ticks 1, 2 and 3, and the listener received \(received.map(describe) ?? "nothing")"
     )
   }
 
@@ -186,12 +203,12 @@ struct LiveQuoteGuardTests {
       await screen.scenario.wait { second.allFinished } ? try second.results()[0].value : nil
 
     #expect(
-      received == [1],
+      received?.sequences == [1],
       screen.scenario.explain(
         """
         Callers A and B each listened on a connection of their own, and A's task was cancelled. \
         The socket then sent tick #1, and B received \
-        \(received.map { $0.isEmpty ? "nothing" : "ticks \($0)" } ?? "nothing: its loop never ended").
+        \(received.map(describe) ?? "nothing: its loop never ended").
         """,
         correctly: "A's connection closes, B's stays open, and B receives tick #1."))
   }
