@@ -10,14 +10,40 @@ import Testing
 /// - the world takes a step of its own ("deliver", "close");
 /// - a waiting request finishes, with each outcome its fake knows, and optionally with its caller
 ///   held in the gap between the answer and its resuming;
+/// - any caller who has not returned is held: whatever would resume it next waits, whether that
+///   is its own request's answer, the end of work it joined, or a hold point inside synchronous
+///   work (``Scenario/holdPoint(_:)``), while the others run;
 /// - a held caller resumes;
 /// - a caller is cancelled.
 ///
-/// Between two settled moments the actor runs alone, so these choices are all that can change an
-/// outcome, and the exploration covers every interleaving of the calls within the bounds. It
-/// checks the world's promise at every settled moment and at the end. The first schedule that
-/// breaks it is shrunk to the fewest steps that still break it, and reported with its timeline
-/// and a one-line schedule that replays exactly that run:
+/// And while the actor runs, where several jobs of the world's own tasks (`Task {}` bodies, which
+/// no caller runs in its lane) are ready at once, it tries each of them first (``Choice/task(_:)``).
+///
+/// Between two settled moments the actor runs alone, and the scheduler runs its jobs one at a
+/// time in the order the runtime enqueued them, except where a hold or a task order says
+/// otherwise. The order among callers who resume together is the runtime's to choose; holding all
+/// but one of them lets that one go first, so within the bound on holds, the exploration tries
+/// those orders too. It checks the world's promise at every settled moment and at the end.
+///
+/// ## What it prunes, and why that loses nothing
+/// - Callers who would make the same call are interchangeable: only the first of them who has not
+///   called may go next.
+/// - A hold that has kept nothing back once the next choice has run ends its schedule at once, as
+///   pruned: holding a caller who is not yet ready changes no job, so the schedule that holds it
+///   at a later moment runs the same jobs in the same order, and the search reaches it too.
+/// - `hold:A` followed by an answer to A's own request is not tried: it is `A=…+hold`.
+/// - Letting a caller go at the moment after it was held is not tried: it is the same as never
+///   holding it, unless nothing else could happen, and then it is the only choice.
+///
+/// Everything else is bounded, not pruned (``ExplorationBounds``): how many outcomes other than the
+/// usual, holds, cancellations, answers out of order and task orders one schedule may have. Two
+/// jobs of the same actor never commute, and the scheduler cannot see which actor a job touches,
+/// so it does not reorder jobs that might not conflict; that is where a reduction such as DPOR
+/// would prune more.
+///
+/// The first schedule that breaks the promise is shrunk to the fewest steps that still break the
+/// same part of it, and reported with its timeline and a one-line schedule that replays exactly
+/// that run:
 ///
 ///     WORKBOOK_REPLAY='02: A B A=image' swift test --filter Chapter02Tests
 ///
