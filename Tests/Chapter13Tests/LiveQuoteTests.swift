@@ -90,6 +90,30 @@ struct LifetimeTests {
     screen.socket.closeAll()
   }
 
+  @Test("A listener cancelled before its connection opens leaves nothing open")
+  func listenerCancelledAtOnceLeavesNothingOpen() async throws {
+    let screen = Screen()
+    let quote = screen.quote()
+    let listener = screen.listen(to: quote)
+    listener.cancel()
+    try await screen.scenario.settle()
+    let stopped = listener.allFinished
+    let nothingRunning = screen.socket.running.isEmpty
+    let nothingOutlivedA = stopped && nothingRunning
+
+    #expect(
+      nothingOutlivedA,
+      screen.scenario.explain(
+        """
+        Caller A's task was cancelled before it began, so A asked for the ticks already \
+        cancelled, before any connection had opened. A's loop \
+        \(stopped ? "ended" : "did not end"), and \(screen.state(of: 1)). The connection was \
+        opened for a listener that had already gone.
+        """,
+        correctly: "any connection opened for A is closed, and connect returns."))
+    screen.socket.closeAll()
+  }
+
   @Test("A listener that leaves its loop closes its connection")
   func listenerThatLeavesClosesItsConnection() async throws {
     let screen = Screen()
