@@ -11,8 +11,8 @@ struct StatementLoaderThreadTests {
   func cancelledWhileTheClientAnswers() async throws {
     // Many rounds, so that the two threads meet in the ways this machine allows; whether or not
     // they collide in a round, state the bridge shares with them without a lock is a data race,
-    // which `swift test --sanitize=thread` reports.
-    for _ in 0..<100 {
+    // which `Scripts/check-threads` reports.
+    for _ in 0..<OtherThreads.rounds {
       let scenario = Scenario()
       let client = ThreadedStatementClient()
       let loader = StatementLoader(client: client)
@@ -33,6 +33,43 @@ struct StatementLoaderThreadTests {
           """
           The client answered on its own thread while the caller was cancelled on another, and \
           the caller got \(result); expected the statement or CancellationError.
+          """, correctly: "A gets the statement, or throws CancellationError, once."))
+    }
+  }
+
+  @Test("A caller cancelled on one thread while it is still starting its request hears back once")
+  func cancelledWhileStarting() async throws {
+    // The client starts the two threads from inside `fetchStatement`, so they answer and cancel
+    // while the caller's job is still running: before, during or after the code that comes after
+    // `fetchStatement` in that job.
+    for _ in 0..<OtherThreads.rounds {
+      let scenario = Scenario()
+      let started = Locked<Callers<Statement>?>(nil)
+      let threads = Locked<OtherThreads?>(nil)
+      let client = ThreadedStatementClient { fetch in
+        let cancelling = OtherThreads([{ fetch.answer() }, { started.value?.cancel() }])
+        threads.withLock { $0 = cancelling }
+      }
+      let loader = StatementLoader(client: client)
+      let caller = scenario.start(1, "statement(for: 2026-10)") {
+        try await loader.statement(for: "2026-10")
+      }
+      started.withLock { $0 = caller }
+      _ = await client.firstFetch()
+      await threads.value?.finished()
+      let result = try await caller.results()[0].result
+      let heard: Bool =
+        switch result {
+        case .success(let statement): statement.month == "2026-10"
+        case .failure(let error): error is CancellationError
+        }
+      #expect(
+        heard,
+        scenario.explain(
+          """
+          While the caller was still starting its request, the client answered on one thread \
+          and the caller was cancelled on another; the caller got \(result), and expected the \
+          statement or CancellationError.
           """, correctly: "A gets the statement, or throws CancellationError, once."))
     }
   }

@@ -6,27 +6,54 @@ import Foundation
 /// For code that other threads call in production: a completion handler that a legacy client
 /// calls on its own thread, a cancellation handler that runs on the thread that cancels, a
 /// socket's callback. On the scheduler's one thread such calls can never overlap; here they can,
-/// so state they share without a lock is a data race that the Thread Sanitizer reports every run
+/// so state they share without a lock is a data race that the Thread Sanitizer reports
 /// (`swift test --sanitize=thread`), even in a run where the calls happen not to collide.
 ///
 /// The bodies must not wait for the scheduler: they run beside it, not on it.
 public func onOtherThreads(_ bodies: [@Sendable () -> Void]) async {
-  let start = StartingLine(runners: bodies.count)
-  await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-    let left = Locked(bodies.count)
+  await OtherThreads(bodies).finished()
+}
+
+/// Threads started together, each running one body, that a test can wait for later.
+///
+/// Unlike ``onOtherThreads(_:)``, starting them does not wait: the thread that starts them goes
+/// on with what it was doing, such as the rest of an actor's job, while they run.
+public final class OtherThreads: Sendable {
+  /// How many times a test repeats a meeting of threads: enough for the meetings this machine
+  /// allows to vary, few enough to keep a run quick under the Thread Sanitizer, which looks for
+  /// accesses that nothing orders, not for collisions.
+  public static let rounds = 50
+
+  private let left: Locked<(running: Int, waiting: [CheckedContinuation<Void, Never>])>
+
+  /// Starts each of `bodies` on a thread of its own; they all begin at the same moment.
+  public init(_ bodies: [@Sendable () -> Void]) {
+    left = Locked((bodies.count, []))
+    let start = StartingLine(runners: bodies.count)
     for body in bodies {
-      let thread = Thread {
+      let thread = Thread { [left] in
         start.arriveAndWait()
         body()
-        if left.withLock({ left in
-          left -= 1
-          return left == 0
-        }) {
-          done.resume()
+        let waiting = left.withLock { left in
+          left.running -= 1
+          defer { if left.running == 0 { left.waiting = [] } }
+          return left.running == 0 ? left.waiting : []
         }
+        for continuation in waiting { continuation.resume() }
       }
       thread.name = "workbook other thread"
       thread.start()
+    }
+  }
+
+  /// Returns once every body has finished.
+  public func finished() async {
+    await withCheckedContinuation { continuation in
+      let done = left.withLock { left in
+        if left.running > 0 { left.waiting.append(continuation) }
+        return left.running == 0
+      }
+      if done { continuation.resume() }
     }
   }
 }

@@ -35,8 +35,14 @@ public final class ThreadedStatementClient: LegacyStatementClient {
 
   private let fetches = Locked<[Fetch]>([])
   private let started = Locked<[CheckedContinuation<Fetch, Never>]>([])
+  private let whenStarted: @Sendable (Fetch) -> Void
 
-  public init() {}
+  /// - Parameter whenStarted: called with each fetch inside `fetchStatement`, on the caller's
+  ///   thread, before it returns and before ``firstFetch()`` hears of it: a test can start other
+  ///   threads there that answer or cancel while the caller is still starting the request.
+  public init(whenStarted: @escaping @Sendable (Fetch) -> Void = { _ in }) {
+    self.whenStarted = whenStarted
+  }
 
   public func fetchStatement(
     for month: String, completion: @escaping @Sendable (Statement?, (any Error)?) -> Void
@@ -49,6 +55,7 @@ public final class ThreadedStatementClient: LegacyStatementClient {
         return started
       }
     }
+    whenStarted(fetch)
     for continuation in waiting { continuation.resume(returning: fetch) }
     return fetch
   }
