@@ -20,7 +20,7 @@ struct StatementLoaderThreadTests {
         try await loader.statement(for: "2026-10")
       }
       let fetch = await client.firstFetch()
-      await onOtherThreads([{ fetch.answer() }, { caller.cancel() }])
+      await onOtherThreads([{ fetch.answer() }, caller.cancellation()])
       let result = try await caller.results()[0].result
       let heard: Bool =
         switch result {
@@ -44,17 +44,17 @@ struct StatementLoaderThreadTests {
     // `fetchStatement` in that job.
     for _ in 0..<OtherThreads.rounds {
       let scenario = Scenario()
-      let started = Locked<Callers<Statement>?>(nil)
+      let cancel = Locked<@Sendable () -> Void>({})
       let threads = Locked<OtherThreads?>(nil)
       let client = ThreadedStatementClient { fetch in
-        let cancelling = OtherThreads([{ fetch.answer() }, { started.value?.cancel() }])
-        threads.withLock { $0 = cancelling }
+        let cancelling = cancel.value
+        threads.withLock { $0 = OtherThreads([{ fetch.answer() }, cancelling]) }
       }
       let loader = StatementLoader(client: client)
       let caller = scenario.start(1, "statement(for: 2026-10)") {
         try await loader.statement(for: "2026-10")
       }
-      started.withLock { $0 = caller }
+      cancel.withLock { $0 = caller.cancellation() }
       _ = await client.firstFetch()
       await threads.value?.finished()
       let result = try await caller.results()[0].result

@@ -37,6 +37,22 @@ public final class Callers<Value: Sendable>: Sendable {
     }
   }
 
+  /// What cancels the named callers' tasks (all of them when `only` is empty), for another thread
+  /// to run, as ``onOtherThreads(_:)`` does.
+  ///
+  /// The timeline records the cancellation now. The closure itself only cancels the tasks: were it
+  /// to record anything, the lock that guards the timeline would order the cancelling thread after
+  /// every other thread that recorded before it, and the Thread Sanitizer could no longer see a
+  /// race between them.
+  public func cancellation(_ only: String...) -> @Sendable () -> Void {
+    let chosen = only.isEmpty ? names : only
+    scenario.recordTestStep("cancels \(chosen.joined(separator: ", ")) on another thread")
+    let cancellations = chosen.map { scenario.cancellation(of: $0) }
+    return {
+      for cancel in cancellations { cancel() }
+    }
+  }
+
   /// Whether every one of these callers has returned or thrown.
   public var allFinished: Bool {
     finished.value.count == names.count

@@ -289,6 +289,12 @@ public final class Scenario: Sendable {
 
   /// Cancels caller `name`'s task, as a screen does when its user navigates away.
   func cancel(_ name: String) {
+    cancellation(of: name)()
+  }
+
+  /// Records caller `name`'s cancellation now, and returns what cancels its task: that alone, so
+  /// that another thread can run it with nothing of the scenario's between them.
+  func cancellation(of name: String) -> @Sendable () -> Void {
     let task = state.withLock { state -> Task<Void, Never>? in
       state.clock += 1
       if let index = state.callers.firstIndex(where: { $0.name == name }) {
@@ -296,7 +302,7 @@ public final class Scenario: Sendable {
       }
       return state.tasks[name]
     }
-    step { task?.cancel() }
+    return { [id] in Scheduler.withOwner(id) { task?.cancel() } }
   }
 
   /// Holds or releases caller `name`: while held, whatever would resume it waits.

@@ -1,7 +1,8 @@
 // Expected to fail: A caller cancelled on one thread while it is still starting its request hears back once
 // Lets exactly one of the callbacks and the cancellation resume the caller, but keeps what they
 // share without a lock: the client's thread, the cancelling thread and the caller's own job read
-// and write it at the same time. Caught by the Thread Sanitizer (Scripts/check-threads).
+// and write it at the same time.
+// Caught by the Thread Sanitizer (Scripts/check-threads).
 import Foundation
 import Services
 

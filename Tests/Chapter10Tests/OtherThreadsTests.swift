@@ -1,0 +1,37 @@
+import Services
+import Testing
+import WorkbookTestSupport
+
+@testable import Chapter10
+
+@Suite("Chapter 10: messages from the socket's own thread")
+struct MarketFeedThreadTests {
+  @Test("Messages the socket delivers from its own thread are each written once")
+  func messagesFromTheSocketsThread() async throws {
+    // The socket's thread calls the feed while the feed applies earlier messages on another.
+    // Whether or not the two collide in a round, state they share without synchronising is a
+    // data race, which `Scripts/check-threads` reports. The order of the messages is the
+    // exploration's to check; here every design must at least write each one once.
+    for _ in 0..<OtherThreads.rounds {
+      let scenario = Scenario()
+      let socket = ThreadedFeedSocket(scenario, delivering: 20)
+      let journal = FakeFeedJournal(scenario)
+      let feed = MarketFeed(socket: socket, journal: journal)
+      journal.open()
+
+      let runner = scenario.start(1, "run()") { await feed.run() }
+      try #require(
+        await scenario.wait { socket.isConnected }, "run() should connect to the socket")
+      await socket.finished()
+      _ = try await runner.results()
+      try await scenario.settle()
+
+      #expect(
+        journal.writtenSequence.sorted() == Array(1...20),
+        """
+        The socket delivered messages #1 to #20 from its own thread, and the journal got \
+        \(journal.writtenSequence); expected each message written exactly once.
+        """)
+    }
+  }
+}
