@@ -40,15 +40,16 @@ struct StatementLoaderThreadTests {
   @Test("A caller cancelled on one thread while it is still starting its request hears back once")
   func cancelledWhileStarting() async throws {
     // The client starts the two threads from inside `fetchStatement`, so they answer and cancel
-    // while the caller's job is still running: before, during or after the code that comes after
-    // `fetchStatement` in that job.
-    for _ in 0..<OtherThreads.rounds {
+    // while the caller's job is still running: in every other round, `fetchStatement` returns
+    // only once both are done, in the others at once, so that they meet the code after it.
+    for round in 0..<OtherThreads.rounds {
       let scenario = Scenario()
       let cancel = Locked<@Sendable () -> Void>({})
       let threads = Locked<OtherThreads?>(nil)
       let client = ThreadedStatementClient { fetch in
-        let cancelling = cancel.value
-        threads.withLock { $0 = OtherThreads([{ fetch.answer() }, cancelling]) }
+        let cancelling = OtherThreads([{ fetch.answer() }, cancel.value])
+        threads.withLock { $0 = cancelling }
+        if round.isMultiple(of: 2) { cancelling.waitWithoutOrdering() }
       }
       let loader = StatementLoader(client: client)
       let caller = scenario.start(1, "statement(for: 2026-10)") {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Runs each of `bodies` on a thread of its own, all starting at the same moment, and returns once
 /// every one of them has finished.
@@ -25,15 +26,18 @@ public final class OtherThreads: Sendable {
   public static let rounds = 50
 
   private let left: Locked<(running: Int, waiting: [CheckedContinuation<Void, Never>])>
+  private let ended: Ended
 
   /// Starts each of `bodies` on a thread of its own; they all begin at the same moment.
   public init(_ bodies: [@Sendable () -> Void]) {
     left = Locked((bodies.count, []))
+    ended = Ended(bodies.count)
     let start = StartingLine(runners: bodies.count)
     for body in bodies {
-      let thread = Thread { [left] in
+      let thread = Thread { [left, ended] in
         start.arriveAndWait()
         body()
+        ended.count.add(1, ordering: .relaxed)
         let waiting = left.withLock { left in
           left.running -= 1
           defer { if left.running == 0 { left.waiting = [] } }
@@ -46,6 +50,23 @@ public final class OtherThreads: Sendable {
     }
   }
 
+  /// Blocks the calling thread until every body has finished, without ordering what it does next
+  /// after what they did.
+  ///
+  /// Any lock, semaphore or continuation that the waiting thread meets the bodies through tells
+  /// the Thread Sanitizer that their work comes first, and a race between the two sides is hidden.
+  /// This waits by watching a relaxed atomic counter, which orders nothing: a job that calls it
+  /// goes on only once the other threads are done, and the sanitizer still sees every access of
+  /// theirs and the job's as unordered. For a job that starts threads and must let them act
+  /// before it goes on. Gives up after a second, so that a body that waits for the job cannot hang
+  /// the test.
+  public func waitWithoutOrdering() {
+    let limit = ContinuousClock.now + .seconds(1)
+    while ended.count.load(ordering: .relaxed) < ended.total, ContinuousClock.now < limit {
+      sched_yield()
+    }
+  }
+
   /// Returns once every body has finished.
   public func finished() async {
     await withCheckedContinuation { continuation in
@@ -55,6 +76,16 @@ public final class OtherThreads: Sendable {
       }
       if done { continuation.resume() }
     }
+  }
+}
+
+/// How many of the bodies have ended, counted without ordering anything.
+private final class Ended: Sendable {
+  let count = Atomic(0)
+  let total: Int
+
+  init(_ total: Int) {
+    self.total = total
   }
 }
 
