@@ -28,11 +28,23 @@ let chapters: [(target: String, folder: String)] = [
 
 // `workbook check 3` sets WORKBOOK_CHAPTERS=03 and builds in a scratch path apart, so the package
 // it builds holds chapter 03 alone (and not the `workbook` command): another chapter's unfinished
-// code cannot stop it. Without the variable, the package holds every chapter.
+// code cannot stop it. Without the variable, the package holds every chapter. `3` means `03`.
 let chosen = environment["WORKBOOK_CHAPTERS"].map {
-  $0.split(separator: ",").map { "Chapter\($0)" }
+  $0.split(separator: ",").map { number in
+    let digits = number.trimmingCharacters(in: .whitespaces)
+    return "Chapter\(digits.count == 1 ? "0" + digits : digits)"
+  }
 }
-let declared = chapters.filter { chosen?.contains($0.target) ?? true }
+
+// A chapter whose folder is missing, or holds no Swift file, is left out, so that every other
+// chapter and the `workbook` command still build; `swift run workbook` then says which chapter is
+// missing, and `swift run workbook reset N` brings it back.
+func holdsSwift(_ folder: String) -> Bool {
+  let path = Context.packageDirectory + "/\(chapterFolder)/\(folder)"
+  let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+  return names.contains { $0.hasSuffix(".swift") }
+}
+let declared = chapters.filter { (chosen?.contains($0.target) ?? true) && holdsSwift($0.folder) }
 
 let package = Package(
   name: "ActorReentrancyWorkbook",

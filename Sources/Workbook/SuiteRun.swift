@@ -15,7 +15,8 @@ struct SuiteRunner {
   let course: Course
   let variant: Variant
   var warningsAreErrors = false
-  /// Where Swift Testing writes its JUnit XML report of the run, if anywhere.
+  /// Where Swift Testing writes its JUnit XML report of the run, if anywhere: a file of the
+  /// workbook's own, which the run replaces.
   var junit: URL?
   /// Where each chapter's exploration of every interleaving says how far it went, if anywhere.
   var explorationLog: URL?

@@ -8,7 +8,12 @@ import Foundation
 struct Verify {
   let course: Course
 
-  func run(json: Bool, junit: URL? = nil) throws(WorkbookError) -> Int32 {
+  func run(json: Bool, junit: OutputFile? = nil) throws(WorkbookError) -> Int32 {
+    if let missing = missingChapter() {
+      guard json else { throw WorkbookError(missing) }
+      print(encodeJSON(Results(tests: [], error: missing)))
+      return 1
+    }
     var checks = [
       Results.Test(
         "every chapter has a solution, a lesson, hints, a recorded starter and a fix",
@@ -19,9 +24,9 @@ struct Verify {
     ]
     // Each variant is a run of its own, so Swift Testing writes a report for each; they are
     // joined into the one file asked for.
-    let reports = [Variant.solutions, .starters].map { variant in
-      FileManager.default.temporaryDirectory
-        .appendingPathComponent("workbook-\(getpid())-\(variant.rawValue).xml")
+    let reports = ["solutions", "starters", "joined"].map { name in
+      FileManager.default.temporaryDirectory.appendingPathComponent(
+        "workbook-\(getpid())-\(name).xml")
     }
     defer {
       for report in reports { try? FileManager.default.removeItem(at: report) }
@@ -34,7 +39,8 @@ struct Verify {
         [
           ("Solutions", reports[0], solutions.buildErrors),
           ("Starters", reports[1], starters.buildErrors),
-        ], into: junit)
+        ], into: reports[2])
+      try junit.write(contentsOf: reports[2])
     }
     let results = Results(tests: checks)
     let intact = results.status == .pass
@@ -80,6 +86,30 @@ struct Verify {
     // The closing line in the plain form CI reads: every test verdict and every other check.
     print("verify: \(checks.count - failed.count) passed, \(failed.count) failed")
     return intact ? 0 : 1
+  }
+
+  /// The self-check builds every chapter twice, from `Chapters/` and from `Solutions/`, so it needs
+  /// them all: the one sentence that says which folder is missing and how to bring it back.
+  private func missingChapter() -> String? {
+    var isFolder: ObjCBool = false
+    guard
+      FileManager.default.fileExists(atPath: course.url("Solutions").path, isDirectory: &isFolder),
+      isFolder.boolValue
+    else {
+      return "verify checks the solutions against the starters, and this copy of the course has "
+        + "no Solutions/ (a student edition), so there is nothing to verify."
+    }
+    for chapter in course.chapters {
+      if let missing = course.missing(chapter) {
+        return "verify needs every chapter, and \(missing.dropLast()): "
+          + course.restore(chapter)
+      }
+      if let missing = course.missing(chapter, in: "Solutions") {
+        return "verify needs every chapter's solution, and \(missing.dropLast()): "
+          + "`git checkout -- Solutions/\(chapter.folder)` brings it back."
+      }
+    }
+    return nil
   }
 
   /// What the self-check found for one chapter, on one line: the one place that prints each

@@ -1,0 +1,67 @@
+import Foundation
+
+/// What the workbook knows of the terminal it prints to: its width, and whether to colour.
+enum Terminal {
+  /// The width to print to: `COLUMNS` when it is set, else the width of the terminal that
+  /// standard output (or, when that is a pipe, standard error) shows, else 80.
+  static var columns: Int {
+    if let set = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init) {
+      return max(set, 20)
+    }
+    for descriptor in [STDOUT_FILENO, STDERR_FILENO] {
+      var size = winsize()
+      #if canImport(Darwin)
+        let asked = ioctl(descriptor, TIOCGWINSZ, &size)
+      #else
+        let asked = ioctl(descriptor, UInt(TIOCGWINSZ), &size)
+      #endif
+      if asked == 0, size.ws_col > 0 { return max(Int(size.ws_col), 20) }
+    }
+    return 80
+  }
+
+  /// Whether to colour standard output: only on a terminal, and never when `NO_COLOR` is set to
+  /// anything (no-color.org) or `TERM` is `dumb`.
+  static var usesColour: Bool {
+    let environment = ProcessInfo.processInfo.environment
+    return isatty(STDOUT_FILENO) == 1 && (environment["NO_COLOR"] ?? "").isEmpty
+      && environment["TERM"] != "dumb"
+  }
+
+  /// `text` with each line longer than `width` broken at spaces. A continued line keeps the
+  /// indentation of the line it continues, and in a timeline (`caller A | 1 calls …`) starts under
+  /// the lane's first step. A single word longer than the line stays whole.
+  static func wrap(_ text: String, width: Int) -> String {
+    text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+      wrapLine(String(line), width: width)
+    }.joined(separator: "\n")
+  }
+
+  private static func wrapLine(_ line: String, width: Int) -> String {
+    guard line.count > width else { return line }
+    let leading = line.prefix { $0 == " " }.count
+    var indent = leading
+    if let bar = line.range(of: " | "),
+      line.distance(from: line.startIndex, to: bar.lowerBound) < 40
+    {
+      indent = line.distance(from: line.startIndex, to: bar.upperBound)
+    }
+    // A continuation that would leave too little room goes back to the line's own indentation.
+    if width - indent < 30 { indent = min(leading, max(width - 30, 0)) }
+    var lines: [String] = []
+    var current = String(line.prefix(leading))
+    var currentIsFresh = true
+    for word in line.dropFirst(leading).split(separator: " ", omittingEmptySubsequences: false) {
+      let needed = current.count + (currentIsFresh ? 0 : 1) + word.count
+      if needed > width, !currentIsFresh {
+        lines.append(current)
+        current = String(repeating: " ", count: indent) + word
+      } else {
+        current += (currentIsFresh ? "" : " ") + word
+      }
+      currentIsFresh = false
+    }
+    lines.append(current)
+    return lines.joined(separator: "\n")
+  }
+}
