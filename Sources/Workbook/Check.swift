@@ -56,18 +56,21 @@ struct Check {
     var runner = SuiteRunner(course: course, variant: .student)
     runner.junit = junit
     let progress = ProgressLine("Building and testing chapter \(chapter.number)")
+    runner.progress = progress
     switch try runner.run([chapter], focus: chapter) {
     case .doesNotCompile(let errors):
       progress.done("the build failed")
       return ChapterReport(
         chapter: chapter.number, title: chapter.title, verdict: .doesNotCompile, passed: 0,
         total: 0, tests: [], problem: errors)
-    case .ran(let reports, _):
+    case .ran(let reports, let testTime, let buildTime):
       let report = reports[0]
+      let built = "built in \(String(format: "%.1f", buildTime)) s"
+      let tests = String(format: "%.2f", testTime)
       switch report.verdict {
-      case .crashed: progress.done("the tests crashed")
-      case .timedOut: progress.done("the tests were stopped")
-      default: progress.done("ran \(report.total) tests")
+      case .crashed: progress.say("\(built); the tests crashed after \(tests) s")
+      case .timedOut: progress.say("\(built); the tests were stopped after \(tests) s")
+      default: progress.say("\(built), ran \(report.total) tests in \(tests) s")
       }
       return report
     }

@@ -21,9 +21,12 @@ enum Shell {
   /// together with everything it started. Its output goes to a file, not a pipe, and the wait is
   /// for the command itself to exit: a process it left behind that still holds the output open
   /// (such as the toolchain's crash reporter) cannot keep the workbook waiting.
+  ///
+  /// `onLine`, when given, sees each line of that output while the command runs, a few times a
+  /// second, so that long work can show its progress.
   static func run(
     _ arguments: [String], in directory: URL, environment: [String: String] = [:],
-    timeLimit: Duration? = nil
+    timeLimit: Duration? = nil, onLine: ((String) -> Void)? = nil
   ) throws(WorkbookError) -> CommandResult {
     let log = FileManager.default.temporaryDirectory.appendingPathComponent(
       "workbook-\(getpid())-\(UUID().uuidString).log")
@@ -36,6 +39,18 @@ enum Shell {
     let deadline = timeLimit.map { ContinuousClock.now + $0 }
     var status: Int32 = 0
     var timedOut = false
+    let reader = onLine.flatMap { _ in FileHandle(forReadingAtPath: log.path) }
+    defer { try? reader?.close() }
+    var pending = Data()
+    func readLines() {
+      guard let reader, let onLine else { return }
+      if let data = try? reader.readToEnd() { pending.append(data) }
+      while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+        onLine(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
+        pending.removeSubrange(pending.startIndex...newline)
+      }
+    }
+    var polls = 0
     // Polling every 2 ms costs nothing a student can see and keeps the limit a plain comparison.
     while waitpid(pid, &status, WNOHANG) == 0 {
       if let deadline, ContinuousClock.now >= deadline {
@@ -45,7 +60,10 @@ enum Shell {
         break
       }
       usleep(2_000)
+      polls += 1
+      if polls % 50 == 0 { readLines() }
     }
+    readLines()
     let output = (try? Data(contentsOf: log)).map { String(decoding: $0, as: UTF8.self) } ?? ""
     if status >> 8 == 127, output.contains("\(arguments[0]): not found") {
       throw WorkbookError("could not run `\(arguments[0])`: it is not on PATH.")
@@ -121,19 +139,57 @@ enum Shell {
 /// The process group of the command running now, or 0; read by the interrupt handler.
 private let runningGroup = Atomic<pid_t>(0)
 
-/// Prints "Building chapter 01…" for work that may take more than a moment, and how long it took.
-struct ProgressLine {
-  private let start = Date()
-  private let quiet: Bool
+/// Shows long work on standard error, in every mode (`--json` too): a line when it starts, each
+/// step it reports while it runs, and how long each part took, such as "built in 41.2 s".
+///
+/// On a terminal a step replaces the one before it, on one line; in a log, such as a grader's,
+/// one step every five seconds is enough to show the work goes on.
+final class ProgressLine {
+  private var start = Date()
+  private var lastStep = Date.distantPast
+  private var stepShown = false
+  private let live = isatty(STDERR_FILENO) == 1
 
-  init(_ message: String, quiet: Bool = false) {
-    self.quiet = quiet
-    if !quiet { printError("\(message)…") }
+  init(_ message: String) {
+    printError("\(message)…")
   }
 
+  /// One step of the work, such as SwiftPM's `[12/40] Compiling WorkbookTestSupport …`.
+  /// `always` shows it in a log too, however soon after the step before.
+  func step(_ text: String, always: Bool = false) {
+    if live {
+      // Plain spaces rub out the step before, which works on any terminal, `TERM=dumb` included.
+      let width = max(Terminal.columns - 1, 10)
+      let line = String(("  " + text).prefix(width))
+      FileHandle.standardError.write(
+        Data(("\r" + line.padding(toLength: width, withPad: " ", startingAt: 0)).utf8))
+      stepShown = true
+    } else if always || Date().timeIntervalSince(lastStep) >= 5 {
+      printError("  \(text)")
+      lastStep = Date()
+    }
+  }
+
+  /// The seconds since the work, or its last part, began.
+  var seconds: String {
+    String(format: "%.1f", Date().timeIntervalSince(start))
+  }
+
+  /// Ends a part of the work: `done("built")` says "built in 41.2 s", and the next part's time
+  /// starts now.
   func done(_ message: String = "done") {
-    guard !quiet else { return }
-    printError("  \(message) in \(String(format: "%.1f", Date().timeIntervalSince(start))) s")
+    say("\(message) in \(seconds) s")
+    start = Date()
+  }
+
+  /// Says `message` on a line of its own, after the last step.
+  func say(_ message: String) {
+    if stepShown {
+      FileHandle.standardError.write(
+        Data("\r\(String(repeating: " ", count: Terminal.columns - 1))\r".utf8))
+      stepShown = false
+    }
+    printError("  \(message)")
   }
 }
 

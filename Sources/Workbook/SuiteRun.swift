@@ -20,6 +20,8 @@ struct SuiteRunner {
   var junit: URL?
   /// Where each chapter's exploration of every interleaving says how far it went, if anywhere.
   var explorationLog: URL?
+  /// Where the build's steps (SwiftPM's `[12/40] Compiling …`) are shown while it builds.
+  var progress: ProgressLine?
 
   /// How long one chapter's tests may run before the workbook stops them. Every suite finishes
   /// in well under 2 seconds, and a deadlock fails its test after one; 20 seconds a chapter is
@@ -35,8 +37,9 @@ struct SuiteRunner {
   enum Outcome {
     /// The code did not compile; the compiler's errors, those of the focused chapter first.
     case doesNotCompile(String)
-    /// One report per chapter, and the time Swift Testing spent running the tests.
-    case ran([ChapterReport], testTime: Double?)
+    /// One report per chapter, the seconds Swift Testing spent running the tests (or, when the
+    /// run did not end, the seconds until it stopped), and the seconds the build took.
+    case ran([ChapterReport], testTime: Double, buildTime: Double)
   }
 
   /// Builds the code, then runs the suites of `chapters` (every chapter when empty) and reads
@@ -51,7 +54,13 @@ struct SuiteRunner {
     if let junit { try? FileManager.default.removeItem(at: junit) }
     var build = ["swift", "build", "--build-tests", "--scratch-path", scratch]
     if warningsAreErrors { build += ["-Xswiftc", "-warnings-as-errors"] }
-    let built = try Shell.run(build, in: course.root, environment: manifest)
+    let buildStart = Date()
+    let built = try Shell.run(build, in: course.root, environment: manifest) { [progress] line in
+      if line.range(of: #"^\[[0-9]+/[0-9]+\] "#, options: .regularExpression) != nil {
+        progress?.step(line)
+      }
+    }
+    let buildTime = Date().timeIntervalSince(buildStart)
     guard built.succeeded else {
       return .doesNotCompile(
         Diagnostics.errors(in: built.output, root: course.root, focus: focus)
@@ -71,9 +80,12 @@ struct SuiteRunner {
       try? FileManager.default.removeItem(at: explorationLog)
       environment["WORKBOOK_EXPLORATION_LOG"] = explorationLog.path
     }
+    progress?.step("running the tests…", always: true)
+    let testStart = Date()
     let result = try Shell.run(
       testCommand(scratch: scratch) + options, in: course.root, environment: environment,
       timeLimit: Self.timeLimitPerChapter * ran.count)
+    let testWallTime = Date().timeIntervalSince(testStart)
 
     let log = EventLog((try? String(contentsOf: events, encoding: .utf8)) ?? "")
     let folder = variant == .solutions ? "Solutions" : "Chapters"
@@ -99,7 +111,7 @@ struct SuiteRunner {
           of: "\(chapter.target)/", with: "\(folder)/\(chapter.folder)/")
         return log.report(for: chapter, problem: located, timedOut: result.timedOut)
       },
-      testTime: log.testTime)
+      testTime: log.testTime ?? testWallTime, buildTime: buildTime)
   }
 
   /// The scratch path of a build, and the environment that tells `Package.swift` what to declare.

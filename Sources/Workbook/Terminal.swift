@@ -29,8 +29,9 @@ enum Terminal {
   }
 
   /// `text` with each line longer than `width` broken at spaces. A continued line keeps the
-  /// indentation of the line it continues, and in a timeline (`caller A | 1 calls …`) starts under
-  /// the lane's first step. A single word longer than the line stays whole.
+  /// indentation of the line it continues, and a test's name (`✘ …`) continues under its first
+  /// word. A timeline's lane (`caller A | 1 calls … · 2 …`) breaks between steps and continues
+  /// under its first step. A single word or step longer than the line stays whole.
   static func wrap(_ text: String, width: Int) -> String {
     text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
       wrapLine(String(line), width: width)
@@ -40,26 +41,30 @@ enum Terminal {
   private static func wrapLine(_ line: String, width: Int) -> String {
     guard line.count > width else { return line }
     let leading = line.prefix { $0 == " " }.count
+    let body = line.dropFirst(leading)
     var indent = leading
-    if let bar = line.range(of: " | "),
-      line.distance(from: line.startIndex, to: bar.lowerBound) < 40
+    var separator = " "
+    if let bar = body.range(of: " | "),
+      body.distance(from: body.startIndex, to: bar.lowerBound) < 30
     {
-      indent = line.distance(from: line.startIndex, to: bar.upperBound)
+      indent = leading + body.distance(from: body.startIndex, to: bar.upperBound)
+      separator = " · "
+    } else if let symbol = body.first, "✔✘?".contains(symbol), body.dropFirst().first == " " {
+      indent = leading + 2
     }
     // A continuation that would leave too little room goes back to the line's own indentation.
     if width - indent < 30 { indent = min(leading, max(width - 30, 0)) }
     var lines: [String] = []
     var current = String(line.prefix(leading))
-    var currentIsFresh = true
-    for word in line.dropFirst(leading).split(separator: " ", omittingEmptySubsequences: false) {
-      let needed = current.count + (currentIsFresh ? 0 : 1) + word.count
-      if needed > width, !currentIsFresh {
-        lines.append(current)
+    var fresh = true
+    for word in body.components(separatedBy: separator) {
+      if current.count + (fresh ? 0 : separator.count) + word.count > width, !fresh {
+        lines.append(current + (separator == " " ? "" : " ·"))
         current = String(repeating: " ", count: indent) + word
       } else {
-        current += (currentIsFresh ? "" : " ") + word
+        current += (fresh ? "" : separator) + word
       }
-      currentIsFresh = false
+      fresh = false
     }
     lines.append(current)
     return lines.joined(separator: "\n")

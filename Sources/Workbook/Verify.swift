@@ -20,7 +20,7 @@ struct Verify {
         problems: try structure()),
       Results.Test(
         "the code is formatted (swift format lint --strict)",
-        problems: try formatting(quiet: json)),
+        problems: try formatting()),
     ]
     // Each variant is a run of its own, so Swift Testing writes a report for each; they are
     // joined into the one file asked for.
@@ -31,8 +31,8 @@ struct Verify {
     defer {
       for report in reports { try? FileManager.default.removeItem(at: report) }
     }
-    let solutions = try suites(.solutions, quiet: json, junit: junit.map { _ in reports[0] })
-    let starters = try suites(.starters, quiet: json, junit: junit.map { _ in reports[1] })
+    let solutions = try suites(.solutions, junit: junit.map { _ in reports[0] })
+    let starters = try suites(.starters, junit: junit.map { _ in reports[1] })
     checks += solutions.checks + starters.checks
     if let junit {
       try JUnit.merge(
@@ -187,8 +187,8 @@ struct Verify {
     return mine == theirs
   }
 
-  private func formatting(quiet: Bool) throws(WorkbookError) -> [String] {
-    let progress = ProgressLine("Checking the formatting (swift format lint)", quiet: quiet)
+  private func formatting() throws(WorkbookError) -> [String] {
+    let progress = ProgressLine("Checking the formatting (swift format lint)")
     let result = try Shell.run(
       [
         "swift", "format", "lint", "--strict", "--recursive", "Package.swift", "Sources", "Tests",
@@ -246,7 +246,7 @@ struct Verify {
   }
 
   private func suites(
-    _ variant: Variant, quiet: Bool, junit: URL?
+    _ variant: Variant, junit: URL?
   ) throws(WorkbookError) -> Suites {
     var runner = SuiteRunner(course: course, variant: variant)
     runner.warningsAreErrors = true
@@ -257,7 +257,8 @@ struct Verify {
     defer { try? FileManager.default.removeItem(at: log) }
     let folder = variant == .solutions ? "Solutions" : "Chapters"
     let progress = ProgressLine(
-      "Building \(folder)/ (warnings are errors) and running every suite", quiet: quiet)
+      "Building \(folder)/ (warnings are errors) and running every suite")
+    runner.progress = progress
     var suites = Suites()
     switch try runner.run([]) {
     case .doesNotCompile(let errors):
@@ -268,12 +269,12 @@ struct Verify {
           name: "\(folder)/ builds without warnings", status: .error, message: errors, output: nil)
       ]
       return suites
-    case .ran(let reports, let testTime):
+    case .ran(let reports, let testTime, let buildTime):
       suites.reports = reports
       suites.explorations = explorations(in: log)
-      progress.done(
-        "ran \(reports.map(\.total).reduce(0, +)) tests"
-          + (testTime.map { " (test time \(String(format: "%.3f", $0)) s)" } ?? ""))
+      progress.say(
+        "built in \(String(format: "%.1f", buildTime)) s, ran "
+          + "\(reports.map(\.total).reduce(0, +)) tests in \(String(format: "%.3f", testTime)) s")
     }
     for report in suites.reports {
       let label = "\(variant == .solutions ? "solution" : "starter") \(report.chapter)"
