@@ -86,7 +86,7 @@ struct Check {
 
   func render(_ report: ChapterReport, watching: Bool = false) -> String {
     let chapter = course.chapters.first { $0.number == report.chapter }
-    let width = Terminal.columns
+    let width = Terminal.width
     let broken = BrokenCode(report, in: course)
     var lines = [
       "", "Chapter \(report.chapter) · \(report.title.replacingOccurrences(of: "`", with: ""))", "",

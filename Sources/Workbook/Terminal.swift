@@ -4,7 +4,11 @@ import Foundation
 enum Terminal {
   /// The width to print to: `COLUMNS` when it is set, else the width of the terminal that
   /// standard output (or, when that is a pipe, standard error) shows, else 80.
-  static var columns: Int {
+  static var columns: Int { width ?? 80 }
+
+  /// `COLUMNS`, or the terminal's width; `nil` when neither says, as in a script's log, which is
+  /// then better left unwrapped.
+  static var width: Int? {
     if let set = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init) {
       return max(set, 20)
     }
@@ -17,7 +21,7 @@ enum Terminal {
       #endif
       if asked == 0, size.ws_col > 0 { return max(Int(size.ws_col), 20) }
     }
-    return 80
+    return nil
   }
 
   /// Whether to colour standard output: only on a terminal, and never when `NO_COLOR` is set to
@@ -32,8 +36,9 @@ enum Terminal {
   /// indentation of the line it continues, and a test's name (`✘ …`) continues under its first
   /// word. A timeline's lane (`caller A | 1 calls … · 2 …`) breaks between steps and continues
   /// under its first step. A single word or step longer than the line stays whole.
-  static func wrap(_ text: String, width: Int) -> String {
-    text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+  static func wrap(_ text: String, width: Int?) -> String {
+    guard let width else { return text }
+    return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
       wrapLine(String(line), width: width)
     }.joined(separator: "\n")
   }
