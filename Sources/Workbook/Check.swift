@@ -36,10 +36,10 @@ struct Check {
     }
     defer { if let written { try? FileManager.default.removeItem(at: written) } }
     let report: ChapterReport
-    if let missing = course.missing(chapter) {
+    if let broken = BrokenCode.beforeBuild(of: chapter, in: course) {
       report = ChapterReport(
         chapter: chapter.number, title: chapter.title, verdict: .doesNotCompile, passed: 0,
-        total: 0, tests: [], problem: "\(missing) \(course.restore(chapter))")
+        total: 0, tests: [], problem: broken.sentence)
     } else {
       report = try build(chapter, junit: written)
     }
@@ -167,6 +167,8 @@ enum BrokenCode: Equatable {
   case missingFolder(String)
   /// A starter file of the chapter is missing or empty, so the tests have no actor to test.
   case missingFile(path: String, empty: Bool, restore: String)
+  /// A file of the chapter is not text at all (not UTF-8), such as one overwritten by a binary.
+  case notText(path: String, restore: String)
 
   init?(_ report: ChapterReport, in course: Course) {
     guard report.verdict == .doesNotCompile else { return nil }
@@ -177,6 +179,9 @@ enum BrokenCode: Equatable {
     }
     if let missing = course.missing(chapter) {
       self = .missingFolder("\(missing) \(course.restore(chapter))")
+    } else if let garbled = Self.fileThatIsNotText(in: chapter, course: course) {
+      // The compiler would print every byte it cannot read, a screenful of noise.
+      self = .notText(path: garbled, restore: course.restore(chapter))
     } else if errors.contains("Chapters/\(chapter.folder)/") {
       self = .chapter(folder: chapter.folder)
     } else if let file = Self.absentStarterFile(of: chapter, in: course) {
@@ -186,6 +191,26 @@ enum BrokenCode: Equatable {
     } else {
       self = .workbook
     }
+  }
+
+  /// What is wrong with the student's chapter that no build could get past: its folder is
+  /// missing, a file is not text, or every file is empty. `nil` when there is code to build.
+  static func beforeBuild(of chapter: Chapter, in course: Course) -> BrokenCode? {
+    if let missing = course.missing(chapter) {
+      return .missingFolder("\(missing) \(course.restore(chapter))")
+    }
+    if let garbled = fileThatIsNotText(in: chapter, course: course) {
+      return .notText(path: garbled, restore: course.restore(chapter))
+    }
+    let sources = (try? course.sources(of: chapter)) ?? []
+    let blank = sources.allSatisfy { file in
+      let data = (try? Data(contentsOf: course.url("Chapters/\(chapter.folder)/\(file)"))) ?? Data()
+      return String(decoding: data, as: UTF8.self).allSatisfy(\.isWhitespace)
+    }
+    if blank, let file = absentStarterFile(of: chapter, in: course), file.empty {
+      return .missingFile(path: file.path, empty: true, restore: course.restore(chapter))
+    }
+    return nil
   }
 
   /// A starter file that is missing from the student's folder, or holds nothing but white space.
@@ -200,12 +225,25 @@ enum BrokenCode: Equatable {
     return nil
   }
 
+  /// A Swift file of the student's chapter that is not UTF-8 text.
+  private static func fileThatIsNotText(in chapter: Chapter, course: Course) -> String? {
+    for file in (try? course.sources(of: chapter)) ?? [] {
+      let path = "Chapters/\(chapter.folder)/\(file)"
+      if let data = try? Data(contentsOf: course.url(path)),
+        String(data: data, encoding: .utf8) == nil
+      {
+        return path
+      }
+    }
+    return nil
+  }
+
   /// Whether the student's own files are what to fix, so that "fix Chapters/… and run again" is
   /// the right advice.
   var isYours: Bool {
     switch self {
     case .chapter, .tests: true
-    case .workbook, .missingFolder, .missingFile: false
+    case .workbook, .missingFolder, .missingFile, .notText: false
     }
   }
 
@@ -224,13 +262,15 @@ enum BrokenCode: Equatable {
     case .missingFile(let path, let empty, let restore):
       "\(path) is \(empty ? "empty" : "missing"), so the chapter's tests have no actor to test. "
         + restore
+    case .notText(let path, let restore):
+      "\(path) is not text (it is not UTF-8), so the compiler cannot read it. " + restore
     }
   }
 
   /// The sentence, and after it the compiler's errors where they say more than the sentence.
   func explaining(_ errors: String?) -> String {
     switch self {
-    case .missingFolder, .missingFile: sentence
+    case .missingFolder, .missingFile, .notText: sentence
     default: "\(sentence)\n\n\(errors ?? "")"
     }
   }
