@@ -36,15 +36,19 @@ let chosen = environment["WORKBOOK_CHAPTERS"].map {
   }
 }
 
-// A chapter whose folder is missing, or holds no Swift file, is left out, so that every other
-// chapter and the `workbook` command still build; `swift run workbook` then says which chapter is
-// missing, and `swift run workbook reset N` brings it back.
-func holdsSwift(_ folder: String) -> Bool {
-  let path = Context.packageDirectory + "/\(chapterFolder)/\(folder)"
-  let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-  return names.contains { $0.hasSuffix(".swift") }
-}
-let declared = chapters.filter { (chosen?.contains($0.target) ?? true) && holdsSwift($0.folder) }
+let declared = chapters.filter { chosen?.contains($0.target) ?? true }
+
+// Each chapter's target takes its own folder as its sources, out of the folder that holds them
+// all, and leaves the rest of that folder out. A chapter whose folder is missing then costs
+// SwiftPM's warning "Invalid Source", not the whole package: `swift run workbook` still builds,
+// says which chapter is missing, and `swift run workbook reset N` brings it back. Leaving a missing
+// chapter out of the manifest would not do: SwiftPM keeps the manifest it read until Package.swift
+// or the environment changes, so it would not see the folder go, nor come back. What `present`
+// found may be as old; that costs a warning at most.
+let present =
+  (try? FileManager.default.contentsOfDirectory(
+    atPath: "\(Context.packageDirectory)/\(chapterFolder)"))
+  ?? []
 
 let package = Package(
   name: "ActorReentrancyWorkbook",
@@ -67,7 +71,9 @@ let package = Package(
         .target(
           name: chapter.target,
           dependencies: ["Services"],
-          path: "\(chapterFolder)/\(chapter.folder)"
+          path: chapterFolder,
+          exclude: present.filter { $0 != chapter.folder && !$0.hasPrefix(".") },
+          sources: [chapter.folder]
         ),
         .testTarget(
           name: "\(chapter.target)Tests",
