@@ -24,7 +24,8 @@ struct Check {
   }
 
   /// Builds and tests `chapter` against the student's code, and nothing else: another chapter's
-  /// unfinished code cannot stop it. A chapter whose folder is missing is reported without a build.
+  /// unfinished code cannot stop it. A chapter that no build could get past (its folder missing,
+  /// a file that is not text, nothing but empty files) is reported without a build.
   func report(
     for chapter: Chapter, junit: OutputFile? = nil
   ) throws(WorkbookError) -> ChapterReport {
