@@ -10,27 +10,27 @@ struct Check {
   ) throws(WorkbookError) -> Int32 {
     // Taken before the build, so that a save during the build is never counted as checked.
     let sources = fingerprint(of: chapter, in: course)
-    let report = try report(for: chapter, quiet: json, junit: junit)
+    let report = try report(for: chapter, quiet: json)
     var progress = Progress.load(course)
     progress.checks[chapter.number] = Progress.Check(
       sources: sources, verdict: report.verdict, passed: report.passed, total: report.total)
     progress.save(course)
+    if let junit {
+      try JUnit.write([("Chapter \(chapter.number)", results(of: report))], to: junit)
+    }
     if json {
       printNow(encodeJSON(results(of: report)))
     } else {
       printNow(render(report, watching: watching))
     }
-    return report.verdict == .done ? 0 : 1
+    return ExitCode(report.verdict).rawValue
   }
 
   /// Builds and tests `chapter` against the student's code, and nothing else: another chapter's
   /// unfinished code cannot stop it.
-  func report(
-    for chapter: Chapter, quiet: Bool = false, junit: URL? = nil
-  ) throws(WorkbookError) -> ChapterReport {
+  func report(for chapter: Chapter, quiet: Bool = false) throws(WorkbookError) -> ChapterReport {
     _ = try course.sources(of: chapter)
-    var runner = SuiteRunner(course: course, variant: .student)
-    runner.junit = junit
+    let runner = SuiteRunner(course: course, variant: .student)
     let progress = ProgressLine("Building and testing chapter \(chapter.number)", quiet: quiet)
     let report: ChapterReport
     switch try runner.run([chapter], focus: chapter) {
@@ -46,9 +46,6 @@ struct Check {
       case .timedOut: progress.done("the tests were stopped")
       default: progress.done("ran \(report.total) tests")
       }
-    }
-    if let junit, let problem = report.problem {
-      try JUnit.writeIfUnfinished(junit, suite: "Chapter \(chapter.number)", error: problem)
     }
     return report
   }
@@ -80,7 +77,9 @@ struct Check {
         lines.append((report.problem ?? "") + "\n")
       }
       for test in report.tests {
-        let unfinished = test.outcome == .didNotFinish ? " (did not finish)" : ""
+        let unfinished =
+          test.outcome == .didNotFinish
+          ? " (did not finish)" : test.outcome == .notRun ? " (did not run)" : ""
         lines.append("  \(symbol(test.outcome)) \(test.name)\(unfinished)")
         for message in test.messages {
           lines.append(
@@ -111,7 +110,7 @@ struct Check {
     switch outcome {
     case .passed, .failedAsExpected: "✔"
     case .failed: "✘"
-    case .didNotFinish: "?"
+    case .didNotFinish, .notRun: "?"
     }
   }
 }

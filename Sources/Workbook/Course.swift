@@ -66,7 +66,7 @@ struct Course {
       return chapter
     }
     let known = chapters.map(\.number).joined(separator: ", ")
-    throw WorkbookError(
+    throw WorkbookError.usage(
       "there is no chapter \(name).", hint: "the chapters are \(known); `workbook` lists them.")
   }
 
@@ -80,7 +80,8 @@ struct Course {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
       throw WorkbookError(
         "\(top)/\(chapter.folder) is missing.",
-        hint: top == "Chapters" ? "`workbook reset \(chapter.number)` puts the starter back." : nil)
+        hint: top == "Chapters" ? "`workbook reset \(chapter.number)` puts the starter back." : nil,
+        exitCode: .doesNotCompile)
     }
     return names.filter { $0.hasSuffix(".swift") }.sorted()
   }

@@ -17,6 +17,9 @@ struct Workbook {
 
     N is a chapter number, such as 1 or 01. For graders, check and verify take --json (Exercism's
     results.json, version 2, on standard output) and --junit PATH (JUnit XML written to PATH).
+
+    Exit status:
+    \(ExitCode.table)
     """
 
   /// The options that graders pass to `check` and `verify`.
@@ -30,7 +33,7 @@ struct Workbook {
       arguments.removeAll { $0 == "--json" }
       guard let flag = arguments.firstIndex(of: "--junit") else { return }
       guard flag + 1 < arguments.count, !arguments[flag + 1].hasPrefix("-") else {
-        throw WorkbookError(
+        throw WorkbookError.usage(
           "`--junit` needs the path of the file to write, such as `--junit results.xml`.")
       }
       // The tests run in the workbook's folder; the path is the one the student typed, from here.
@@ -41,7 +44,7 @@ struct Workbook {
         ).absoluteURL
       arguments.removeSubrange(flag...(flag + 1))
       guard ["check", "verify"].contains(arguments.first) else {
-        throw WorkbookError("`--junit` works with `check` and `verify` only.", hint: usage)
+        throw WorkbookError.usage("`--junit` works with `check` and `verify` only.", hint: usage)
       }
     }
   }
@@ -57,7 +60,7 @@ struct Workbook {
     } catch {
       printError("workbook: \(error.message)")
       if let hint = error.hint { printError("  \(hint)") }
-      exit(2)
+      exit(error.exitCode.rawValue)
     }
   }
 
@@ -90,7 +93,7 @@ struct Workbook {
       print(usage)
       return 0
     default:
-      throw WorkbookError("there is no command `\(command)`.", hint: usage)
+      throw WorkbookError.usage("there is no command `\(command)`.", hint: usage)
     }
   }
 
@@ -98,7 +101,7 @@ struct Workbook {
     _ arguments: [String], in course: Course, for command: String
   ) throws(WorkbookError) -> Chapter {
     guard let name = arguments.first, arguments.count == 1, !name.hasPrefix("-") else {
-      throw WorkbookError(
+      throw WorkbookError.usage(
         "`\(command)` takes one chapter number, such as `workbook \(command) 1`.", hint: usage)
     }
     return try course.chapter(name)
