@@ -56,13 +56,18 @@ struct SuiteRunner {
 
     // On Linux, Swift Testing writes its event stream into the same pipe as the tests' standard
     // output, so that what the code prints lands between the events of the test that printed
-    // it. On macOS `swift test` runs the tests, and the stream goes to a file of its own.
+    // it. On macOS `swift test` runs the tests, and the stream goes to a file of its own, as it
+    // does on a system without `/dev/stdout`.
     #if os(Linux)
-      let events: URL? = nil
+      let piped = FileManager.default.fileExists(atPath: "/dev/stdout")
     #else
-      let events: URL? = FileManager.default.temporaryDirectory
-        .appendingPathComponent("workbook-events-\(getpid()).jsonl")
+      let piped = false
     #endif
+    let events =
+      piped
+      ? nil
+      : FileManager.default.temporaryDirectory
+        .appendingPathComponent("workbook-events-\(getpid()).jsonl")
     if let events { try? FileManager.default.removeItem(at: events) }
     defer { if let events { try? FileManager.default.removeItem(at: events) } }
     // The tests run one at a time: whatever is printed while a test runs is then that test's,
