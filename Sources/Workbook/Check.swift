@@ -10,52 +10,32 @@ struct Check {
   ) throws(WorkbookError) -> Int32 {
     // Taken before the build, so that a save during the build is never counted as checked.
     let sources = fingerprint(of: chapter, in: course)
-    let report = try report(for: chapter, junit: junit)
+    let report = try report(for: chapter)
     var progress = Progress.load(course)
     progress.checks[chapter.number] = Progress.Check(
       sources: sources, verdict: report.verdict, passed: report.passed, total: report.total)
     progress.save(course)
+    if let junit {
+      try JUnit.write([("Chapter \(chapter.number)", results(of: report))], to: junit)
+    }
     if json {
       printNow(encodeJSON(results(of: report)))
     } else {
       printNow(render(report, watching: watching))
     }
-    return report.verdict == .done ? 0 : 1
+    return ExitCode(report.verdict).rawValue
   }
 
   /// Builds and tests `chapter` against the student's code, and nothing else: another chapter's
   /// unfinished code cannot stop it. A chapter that no build could get past (its folder missing,
   /// a file that is not text, nothing but empty files) is reported without a build.
-  func report(
-    for chapter: Chapter, junit: OutputFile? = nil
-  ) throws(WorkbookError) -> ChapterReport {
-    // Swift Testing writes its report to a file of the workbook's own; only a whole report then
-    // takes the place of the file the grader named.
-    let written = junit.map { _ in
-      FileManager.default.temporaryDirectory.appendingPathComponent(
-        "workbook-\(getpid())-junit.xml")
-    }
-    defer { if let written { try? FileManager.default.removeItem(at: written) } }
-    let report: ChapterReport
+  func report(for chapter: Chapter) throws(WorkbookError) -> ChapterReport {
     if let broken = BrokenCode.beforeBuild(of: chapter, in: course) {
-      report = ChapterReport(
+      return ChapterReport(
         chapter: chapter.number, title: chapter.title, verdict: .doesNotCompile, passed: 0,
         total: 0, tests: [], problem: broken.sentence)
-    } else {
-      report = try build(chapter, junit: written)
     }
-    if let junit, let written {
-      if let problem = report.problem {
-        try JUnit.writeIfUnfinished(written, suite: "Chapter \(chapter.number)", error: problem)
-      }
-      try junit.write(contentsOf: written)
-    }
-    return report
-  }
-
-  private func build(_ chapter: Chapter, junit: URL?) throws(WorkbookError) -> ChapterReport {
     var runner = SuiteRunner(course: course, variant: .student)
-    runner.junit = junit
     let progress = ProgressLine("Building and testing chapter \(chapter.number)")
     runner.progress = progress
     switch try runner.run([chapter], focus: chapter) {
@@ -108,7 +88,9 @@ struct Check {
         lines.append(Terminal.wrap((report.problem ?? "") + "\n", width: width))
       }
       for test in report.tests {
-        let unfinished = test.outcome == .didNotFinish ? " (did not finish)" : ""
+        let unfinished =
+          test.outcome == .didNotFinish
+          ? " (did not finish)" : test.outcome == .notRun ? " (did not run)" : ""
         lines.append(
           Terminal.wrap("  \(symbol(test.outcome)) \(test.name)\(unfinished)", width: width))
         for message in test.messages {
@@ -143,7 +125,7 @@ struct Check {
     switch outcome {
     case .passed, .failedAsExpected: "✔"
     case .failed: "✘"
-    case .didNotFinish: "?"
+    case .didNotFinish, .notRun: "?"
     }
   }
 }

@@ -106,7 +106,7 @@ struct Course {
       return chapter
     }
     let known = chapters.map(\.number).joined(separator: ", ")
-    throw WorkbookError(
+    throw WorkbookError.usage(
       "there is no chapter \(name).", hint: "the chapters are \(known); `workbook` lists them.")
   }
 
@@ -120,7 +120,8 @@ struct Course {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
       throw WorkbookError(
         "\(top)/\(chapter.folder) is missing.",
-        hint: top == "Chapters" ? restore(chapter) : nil)
+        hint: top == "Chapters" ? restore(chapter) : nil,
+        exitCode: .doesNotCompile)
     }
     return names.filter { $0.hasSuffix(".swift") }.sorted()
   }

@@ -5,9 +5,10 @@ import Foundation
 /// The workbook never deletes or overwrites what it did not create. So the path is checked when
 /// the command starts, before anything is built: a folder, a path in a folder that does not exist
 /// or cannot be written, and a file that is not a report of the same kind are refused, each with
-/// one sentence. The report is then written to a new file beside the old one and renamed over it,
-/// so that a reader finds the old report or the new one, never half of either, and a folder can
-/// never be replaced: renaming a file over a folder fails.
+/// one sentence and the exit status of wrong usage, since nothing has run yet. The report is then
+/// written to a new file beside the old one and renamed over it, so that a reader finds the old
+/// report or the new one, never half of either, and a folder can never be replaced: renaming a
+/// file over a folder fails.
 struct OutputFile {
   /// What kind of report the file holds, which says which existing file may be replaced.
   enum Kind {
@@ -37,7 +38,8 @@ struct OutputFile {
   init(_ path: String, option: String, kind: Kind) throws(WorkbookError) {
     self.option = option
     guard !path.isEmpty else {
-      throw WorkbookError("`\(option)` needs the path of a file, such as `\(option) results.xml`.")
+      throw WorkbookError.usage(
+        "`\(option)` needs the path of a file, such as `\(option) results.xml`.")
     }
     url =
       URL(
@@ -48,7 +50,7 @@ struct OutputFile {
     var isFolder: ObjCBool = false
     if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) {
       guard !isFolder.boolValue else {
-        throw WorkbookError(
+        throw WorkbookError.usage(
           "\(shown) names a folder, and the workbook writes a file: nothing was written.",
           hint: "give the path of a file, such as `\(option) \(path)/results.xml`.")
       }
@@ -57,7 +59,7 @@ struct OutputFile {
         return String(decoding: (try? handle.read(upToCount: 4096)) ?? Data(), as: UTF8.self)
       }
       guard let head, kind.recognises(head) else {
-        throw WorkbookError(
+        throw WorkbookError.usage(
           "\(shown) names a file that is not \(kind.name), and the workbook replaces only "
             + "reports: nothing was written.",
           hint: "give a new path, or move that file away first.")
@@ -69,7 +71,8 @@ struct OutputFile {
     else {
       let what =
         FileManager.default.fileExists(atPath: folder.path) ? "is not a folder" : "does not exist"
-      throw WorkbookError("\(shown) is in \(folder.path), which \(what): nothing was written.")
+      throw WorkbookError.usage(
+        "\(shown) is in \(folder.path), which \(what): nothing was written.")
     }
     // The one sure test of "can be written" is writing: access(2) says yes to root everywhere,
     // and knows nothing of read-only file systems.
@@ -77,7 +80,7 @@ struct OutputFile {
       let probe = try Self.create(beside: url)
       unlink(probe.path)
     } catch {
-      throw WorkbookError(
+      throw WorkbookError.usage(
         "\(shown) cannot be written: \(error.message) Nothing was built.",
         hint: "give a path in a folder you can write, such as `\(option) results.xml`.")
     }
@@ -97,14 +100,6 @@ struct OutputFile {
       unlink(temporary.path)
       throw WorkbookError("could not write \(url.path): \(reason).")
     }
-  }
-
-  /// Copies the report that a tool wrote at `source` (a file of the workbook's own) into place.
-  func write(contentsOf source: URL) throws(WorkbookError) {
-    guard let data = try? Data(contentsOf: source) else {
-      throw WorkbookError("the report for \(url.path) was not written, so nothing was replaced.")
-    }
-    try write(data)
   }
 
   /// Creates an empty file with a name no other file has, in the folder of `url`: a hidden name

@@ -9,6 +9,8 @@ struct CommandResult {
   /// Whether the command ran past its time limit, so that its process group was stopped.
   let timedOut: Bool
   let output: String
+  /// What the command wrote to its standard output, when the run kept it apart from `output`.
+  var standardOutput = ""
 
   var succeeded: Bool { status == 0 && !crashed && !timedOut }
 }
@@ -24,15 +26,54 @@ enum Shell {
   ///
   /// `onLine`, when given, sees each line of that output while the command runs, a few times a
   /// second, so that long work can show its progress.
+  ///
+  /// With `separatingStandardOutput`, standard output goes to a pipe instead, read as the command
+  /// writes it, into ``CommandResult/standardOutput``: a pipe keeps the order of writes that
+  /// several open files of it make, which a regular file does not.
   static func run(
     _ arguments: [String], in directory: URL, environment: [String: String] = [:],
-    timeLimit: Duration? = nil, onLine: ((String) -> Void)? = nil
+    timeLimit: Duration? = nil, separatingStandardOutput: Bool = false,
+    onLine: ((String) -> Void)? = nil
   ) throws(WorkbookError) -> CommandResult {
     let log = FileManager.default.temporaryDirectory.appendingPathComponent(
       "workbook-\(getpid())-\(UUID().uuidString).log")
     defer { try? FileManager.default.removeItem(at: log) }
     let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    let pid = try spawn(arguments, in: directory, environment: variables, output: log)
+    var ends: [Int32] = [-1, -1]
+    if separatingStandardOutput {
+      guard pipe(&ends) == 0 else {
+        throw WorkbookError("could not make a pipe: \(String(cString: strerror(errno))).")
+      }
+      // The workbook reads its end without blocking, between checks of the time limit.
+      _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
+      _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
+    }
+    let pid: pid_t
+    do {
+      pid = try spawn(
+        arguments, in: directory, environment: variables, output: log,
+        standardOutput: separatingStandardOutput ? ends[1] : nil)
+    } catch {
+      if separatingStandardOutput {
+        close(ends[0])
+        close(ends[1])
+      }
+      throw error
+    }
+    var written = Data()
+    var buffer = [UInt8](repeating: 0, count: separatingStandardOutput ? 65_536 : 0)
+    if separatingStandardOutput { close(ends[1]) }
+    defer { if separatingStandardOutput { close(ends[0]) } }
+    /// Takes what the command has written so far: a pipe holds only 64 KiB, and a command that
+    /// fills it waits until it is read.
+    func drain() {
+      guard separatingStandardOutput else { return }
+      while true {
+        let count = read(ends[0], &buffer, buffer.count)
+        guard count > 0 else { return }
+        written.append(contentsOf: buffer[..<count])
+      }
+    }
 
     runningGroup.store(pid, ordering: .sequentiallyConsistent)
     defer { runningGroup.store(0, ordering: .sequentiallyConsistent) }
@@ -53,6 +94,7 @@ enum Shell {
     var polls = 0
     // Polling every 2 ms costs nothing a student can see and keeps the limit a plain comparison.
     while waitpid(pid, &status, WNOHANG) == 0 {
+      drain()
       if let deadline, ContinuousClock.now >= deadline {
         kill(-pid, SIGKILL)
         timedOut = true
@@ -63,6 +105,7 @@ enum Shell {
       polls += 1
       if polls % 50 == 0 { readLines() }
     }
+    drain()
     readLines()
     let output = (try? Data(contentsOf: log)).map { String(decoding: $0, as: UTF8.self) } ?? ""
     if status >> 8 == 127, output.contains("\(arguments[0]): not found") {
@@ -72,13 +115,16 @@ enum Shell {
     let signal = status & 0x7f
     return CommandResult(
       status: signal == 0 ? (status >> 8) & 0xff : 128 + signal,
-      crashed: signal != 0 && !timedOut, timedOut: timedOut, output: output)
+      crashed: signal != 0 && !timedOut, timedOut: timedOut, output: output,
+      standardOutput: String(decoding: written, as: UTF8.self))
   }
 
   /// Starts `arguments` as the leader of a new process group, with standard input empty and
-  /// standard output and error both written to `output`.
+  /// standard output and error both written to `output`, or standard output to the file
+  /// descriptor `standardOutput`.
   private static func spawn(
-    _ arguments: [String], in directory: URL, environment: [String: String], output: URL
+    _ arguments: [String], in directory: URL, environment: [String: String], output: URL,
+    standardOutput: Int32? = nil
   ) throws(WorkbookError) -> pid_t {
     #if canImport(Darwin)
       var actions: posix_spawn_file_actions_t?
@@ -94,8 +140,13 @@ enum Shell {
       posix_spawnattr_destroy(&attributes)
     }
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    posix_spawn_file_actions_addopen(&actions, 2, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    if let standardOutput {
+      posix_spawn_file_actions_adddup2(&actions, standardOutput, 1)
+      posix_spawn_file_actions_addclose(&actions, standardOutput)
+    } else {
+      posix_spawn_file_actions_adddup2(&actions, 2, 1)
+    }
     // Process group 0 means a new group whose number is the child's own process id.
     posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
     posix_spawnattr_setpgroup(&attributes, 0)

@@ -9,10 +9,11 @@ struct Verify {
   let course: Course
 
   func run(json: Bool, junit: OutputFile? = nil) throws(WorkbookError) -> Int32 {
+    // A missing folder is a missing file to the exit status: no test of it could run.
     if let missing = missingChapter() {
-      guard json else { throw WorkbookError(missing) }
+      guard json else { throw WorkbookError(missing, exitCode: .doesNotCompile) }
       print(encodeJSON(Results(tests: [], error: missing)))
-      return 1
+      return ExitCode.doesNotCompile.rawValue
     }
     var checks = [
       Results.Test(
@@ -22,31 +23,21 @@ struct Verify {
         "the code is formatted (swift format lint --strict)",
         problems: try formatting()),
     ]
-    // Each variant is a run of its own, so Swift Testing writes a report for each; they are
-    // joined into the one file asked for.
-    let reports = ["solutions", "starters", "joined"].map { name in
-      FileManager.default.temporaryDirectory.appendingPathComponent(
-        "workbook-\(getpid())-\(name).xml")
-    }
-    defer {
-      for report in reports { try? FileManager.default.removeItem(at: report) }
-    }
-    let solutions = try suites(.solutions, junit: junit.map { _ in reports[0] })
-    let starters = try suites(.starters, junit: junit.map { _ in reports[1] })
-    checks += solutions.checks + starters.checks
+    let solutions = try suites(.solutions)
+    let starters = try suites(.starters)
     if let junit {
-      try JUnit.merge(
+      try JUnit.write(
         [
-          ("Solutions", reports[0], solutions.buildErrors),
-          ("Starters", reports[1], starters.buildErrors),
-        ], into: reports[2])
-      try junit.write(contentsOf: reports[2])
+          ("workbook", Results(tests: checks)), ("Solutions", Results(tests: solutions.checks)),
+          ("Starters", Results(tests: starters.checks)),
+        ], to: junit)
     }
+    checks += solutions.checks + starters.checks
     let results = Results(tests: checks)
     let intact = results.status == .pass
     if json {
       print(encodeJSON(results))
-      return intact ? 0 : 1
+      return (intact ? ExitCode.success : .testsFailed).rawValue
     }
 
     print()
@@ -85,7 +76,7 @@ struct Verify {
     }
     // The closing line in the plain form CI reads: every test verdict and every other check.
     print("verify: \(checks.count - failed.count) passed, \(failed.count) failed")
-    return intact ? 0 : 1
+    return (intact ? ExitCode.success : .testsFailed).rawValue
   }
 
   /// The self-check builds every chapter twice, from `Chapters/` and from `Solutions/`, so it needs
@@ -205,12 +196,10 @@ struct Verify {
     return []
   }
 
-  /// What one variant's suites gave: the reports, a check per test and per chapter, and the
-  /// compiler's errors when the variant did not build.
+  /// What one variant's suites gave: the reports, and a check per test and per chapter.
   private struct Suites {
     var reports: [ChapterReport] = []
     var checks: [Results.Test] = []
-    var buildErrors: String?
     /// What each chapter's exploration of every interleaving ran, by chapter number.
     var explorations: [String: Exploration] = [:]
   }
@@ -245,12 +234,9 @@ struct Verify {
     return found
   }
 
-  private func suites(
-    _ variant: Variant, junit: URL?
-  ) throws(WorkbookError) -> Suites {
+  private func suites(_ variant: Variant) throws(WorkbookError) -> Suites {
     var runner = SuiteRunner(course: course, variant: variant)
     runner.warningsAreErrors = true
-    runner.junit = junit
     let log = FileManager.default.temporaryDirectory
       .appendingPathComponent("workbook-\(getpid())-\(variant.rawValue)-explorations.tsv")
     runner.explorationLog = log
@@ -263,7 +249,6 @@ struct Verify {
     switch try runner.run([]) {
     case .doesNotCompile(let errors):
       progress.done("the build failed")
-      suites.buildErrors = errors
       suites.checks = [
         Results.Test(
           name: "\(folder)/ builds without warnings", status: .error, message: errors, output: nil)
@@ -285,7 +270,10 @@ struct Verify {
             name: "\(label) · runs its tests", status: .error,
             message: report.problem ?? "chapter \(report.chapter) has no tests", output: nil))
       }
+      // Only a run that ended can say that no test exposed the bug; after a crash, the tests
+      // that did not run already say so.
       if variant == .starters, report.total > 0,
+        report.verdict == .failing || report.verdict == .done,
         !report.tests.contains(where: { $0.outcome == .failedAsExpected })
       {
         suites.checks.append(

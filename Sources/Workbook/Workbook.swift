@@ -24,6 +24,9 @@ struct Workbook {
     Every command takes --help; --version prints the workbook's version.
     """
 
+  /// What `workbook --help` and `workbook help` print: the usage, and what the exit status says.
+  static var manual: String { "\(usage)\n\nExit status:\n\(ExitCode.table)" }
+
   static func main() {
     Shell.stopCommandsOnInterrupt()
     do {
@@ -32,7 +35,7 @@ struct Workbook {
     } catch {
       printError("workbook: \(error.message)")
       if let hint = error.hint { printError("  \(hint)") }
-      exit(2)
+      exit(error.exitCode.rawValue)
     }
   }
 
@@ -44,7 +47,7 @@ struct Workbook {
     }
     let command = invocation.command
     if invocation.help {
-      print(command == .help ? usage : command.help)
+      print(command == .help ? manual : command.help)
       return 0
     }
     if command == .help {
@@ -80,7 +83,7 @@ struct Workbook {
   /// `workbook help`, `workbook help check`, or `workbook help 3`: the commands for chapter 3.
   private static func help(_ topic: String?) throws(WorkbookError) -> Int32 {
     guard let topic else {
-      print(usage)
+      print(manual)
       return 0
     }
     if let command = Command(rawValue: topic) {
@@ -148,6 +151,9 @@ enum Command: String, CaseIterable {
         --junit PATH   also write JUnit XML to the file PATH. A folder, a path that cannot be
                        written, or a file that is not a JUnit report is refused before anything
                        is built; the report is written beside PATH and renamed into place.
+
+      Exit status:
+      \(ExitCode.table)
       """
     let text: String
     switch self {
@@ -245,15 +251,15 @@ struct Invocation {
           junitPath = arguments[index]
           index += 1
         } else {
-          throw WorkbookError(
+          throw WorkbookError.usage(
             "`--junit` needs the path of the file to write, such as `--junit results.xml`.",
             hint: Command.check.synopsis)
         }
       default:
-        throw WorkbookError("there is no option `\(name)`.", hint: Workbook.usage)
+        throw WorkbookError.usage("there is no option `\(name)`.", hint: Workbook.usage)
       }
       if attached != nil, name != "--junit" {
-        throw WorkbookError("`\(name)` takes no value.", hint: Workbook.usage)
+        throw WorkbookError.usage("`\(name)` takes no value.", hint: Workbook.usage)
       }
       given.append(name)
     }
@@ -265,7 +271,7 @@ struct Invocation {
     }
     if let first = words.first {
       guard let command = Command(rawValue: first) else {
-        throw WorkbookError("there is no command `\(first)`.", hint: Workbook.usage)
+        throw WorkbookError.usage("there is no command `\(first)`.", hint: Workbook.usage)
       }
       self.command = command
       operands = Array(words.dropFirst())
@@ -274,7 +280,7 @@ struct Invocation {
     for option in given where !["--help", "-h", "--version"].contains(option) {
       guard command.options.contains(option) else {
         let takers = Command.allCases.filter { $0.options.contains(option) }.map { "`\($0)`" }
-        throw WorkbookError(
+        throw WorkbookError.usage(
           "`\(option)` works with \(takers.joined(separator: " and ")) only.",
           hint: command.synopsis)
       }
@@ -286,7 +292,7 @@ struct Invocation {
         : command.operands == 1...1
           ? "takes one chapter number, such as `workbook \(command) 1`"
           : "takes at most one chapter number"
-      throw WorkbookError("`\(command)` \(wanted).", hint: command.synopsis)
+      throw WorkbookError.usage("`\(command)` \(wanted).", hint: command.synopsis)
     }
     if let junitPath {
       junit = try OutputFile(junitPath, option: "--junit", kind: .junit)
