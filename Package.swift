@@ -28,11 +28,27 @@ let chapters: [(target: String, folder: String)] = [
 
 // `workbook check 3` sets WORKBOOK_CHAPTERS=03 and builds in a scratch path apart, so the package
 // it builds holds chapter 03 alone (and not the `workbook` command): another chapter's unfinished
-// code cannot stop it. Without the variable, the package holds every chapter.
+// code cannot stop it. Without the variable, the package holds every chapter. `3` means `03`.
 let chosen = environment["WORKBOOK_CHAPTERS"].map {
-  $0.split(separator: ",").map { "Chapter\($0)" }
+  $0.split(separator: ",").map { number in
+    let digits = number.trimmingCharacters(in: .whitespaces)
+    return "Chapter\(digits.count == 1 ? "0" + digits : digits)"
+  }
 }
+
 let declared = chapters.filter { chosen?.contains($0.target) ?? true }
+
+// Each chapter's target takes its own folder as its sources, out of the folder that holds them
+// all, and leaves the rest of that folder out. A chapter whose folder is missing then costs
+// SwiftPM's warning "Invalid Source", not the whole package: `swift run workbook` still builds,
+// says which chapter is missing, and `swift run workbook reset N` brings it back. Leaving a missing
+// chapter out of the manifest would not do: SwiftPM keeps the manifest it read until Package.swift
+// or the environment changes, so it would not see the folder go, nor come back. What `present`
+// found may be as old; that costs a warning at most.
+let present =
+  (try? FileManager.default.contentsOfDirectory(
+    atPath: "\(Context.packageDirectory)/\(chapterFolder)"))
+  ?? []
 
 let package = Package(
   name: "ActorReentrancyWorkbook",
@@ -55,7 +71,9 @@ let package = Package(
         .target(
           name: chapter.target,
           dependencies: ["Services"],
-          path: "\(chapterFolder)/\(chapter.folder)"
+          path: chapterFolder,
+          exclude: present.filter { $0 != chapter.folder && !$0.hasPrefix(".") },
+          sources: [chapter.folder]
         ),
         .testTarget(
           name: "\(chapter.target)Tests",

@@ -6,51 +6,55 @@ struct Check {
 
   /// Checks `chapter` and prints the verdict; `watching` when `watch` runs it after a save.
   func run(
-    _ chapter: Chapter, json: Bool, junit: URL? = nil, watching: Bool = false
+    _ chapter: Chapter, json: Bool, junit: OutputFile? = nil, watching: Bool = false
   ) throws(WorkbookError) -> Int32 {
     // Taken before the build, so that a save during the build is never counted as checked.
     let sources = fingerprint(of: chapter, in: course)
-    let report = try report(for: chapter, quiet: json, junit: junit)
+    let report = try report(for: chapter)
     var progress = Progress.load(course)
     progress.checks[chapter.number] = Progress.Check(
       sources: sources, verdict: report.verdict, passed: report.passed, total: report.total)
     progress.save(course)
+    if let junit {
+      try JUnit.write([("Chapter \(chapter.number)", results(of: report))], to: junit)
+    }
     if json {
       printNow(encodeJSON(results(of: report)))
     } else {
       printNow(render(report, watching: watching))
     }
-    return report.verdict == .done ? 0 : 1
+    return ExitCode(report.verdict).rawValue
   }
 
   /// Builds and tests `chapter` against the student's code, and nothing else: another chapter's
-  /// unfinished code cannot stop it.
-  func report(
-    for chapter: Chapter, quiet: Bool = false, junit: URL? = nil
-  ) throws(WorkbookError) -> ChapterReport {
-    _ = try course.sources(of: chapter)
+  /// unfinished code cannot stop it. A chapter that no build could get past (its folder missing,
+  /// a file that is not text, nothing but empty files) is reported without a build.
+  func report(for chapter: Chapter) throws(WorkbookError) -> ChapterReport {
+    if let broken = BrokenCode.beforeBuild(of: chapter, in: course) {
+      return ChapterReport(
+        chapter: chapter.number, title: chapter.title, verdict: .doesNotCompile, passed: 0,
+        total: 0, tests: [], problem: broken.sentence)
+    }
     var runner = SuiteRunner(course: course, variant: .student)
-    runner.junit = junit
-    let progress = ProgressLine("Building and testing chapter \(chapter.number)", quiet: quiet)
-    let report: ChapterReport
+    let progress = ProgressLine("Building and testing chapter \(chapter.number)")
+    runner.progress = progress
     switch try runner.run([chapter], focus: chapter) {
     case .doesNotCompile(let errors):
       progress.done("the build failed")
-      report = ChapterReport(
+      return ChapterReport(
         chapter: chapter.number, title: chapter.title, verdict: .doesNotCompile, passed: 0,
         total: 0, tests: [], problem: errors)
-    case .ran(let reports, _):
-      report = reports[0]
+    case .ran(let reports, let testTime, let buildTime):
+      let report = reports[0]
+      let built = "built in \(String(format: "%.1f", buildTime)) s"
+      let tests = String(format: "%.2f", testTime)
       switch report.verdict {
-      case .crashed: progress.done("the tests crashed")
-      case .timedOut: progress.done("the tests were stopped")
-      default: progress.done("ran \(report.total) tests")
+      case .crashed: progress.say("\(built); the tests crashed after \(tests) s")
+      case .timedOut: progress.say("\(built); the tests were stopped after \(tests) s")
+      default: progress.say("\(built), ran \(report.total) tests in \(tests) s")
       }
+      return report
     }
-    if let junit, let problem = report.problem {
-      try JUnit.writeIfUnfinished(junit, suite: "Chapter \(chapter.number)", error: problem)
-    }
-    return report
   }
 
   /// The report as Exercism's `results.json` has it, for graders.
@@ -58,34 +62,42 @@ struct Check {
     guard let broken = BrokenCode(report, in: course) else {
       return Results(tests: Results.tests(of: report))
     }
-    return Results(tests: [], error: "\(broken.sentence)\n\n\(report.problem ?? "")")
+    return Results(tests: [], error: broken.explaining(report.problem))
   }
 
   func render(_ report: ChapterReport, watching: Bool = false) -> String {
     let chapter = course.chapters.first { $0.number == report.chapter }
+    let width = Terminal.width
+    let broken = BrokenCode(report, in: course)
     var lines = [
       "", "Chapter \(report.chapter) · \(report.title.replacingOccurrences(of: "`", with: ""))", "",
     ]
     switch report.verdict {
     case .doesNotCompile:
-      lines.append((BrokenCode(report, in: course)?.sentence ?? "") + "\n")
-      lines.append(report.problem ?? "")
+      // The compiler's own lines keep their shape: their carets point at columns.
+      lines.append(broken.map { Terminal.wrap($0.explaining(report.problem), width: width) } ?? "")
     case .crashed, .timedOut, .failing, .done:
       if report.verdict == .crashed {
         lines.append("The tests crashed while running your code:")
         lines.append("  " + (report.problem ?? ""))
         lines.append(
-          "A `fatalError`, a force unwrap of `nil` or an index out of range stops every test.\n")
+          Terminal.wrap(
+            "A `fatalError`, a force unwrap of `nil` or an index out of range stops every test.\n",
+            width: width))
       } else if report.verdict == .timedOut {
-        lines.append((report.problem ?? "") + "\n")
+        lines.append(Terminal.wrap((report.problem ?? "") + "\n", width: width))
       }
       for test in report.tests {
-        let unfinished = test.outcome == .didNotFinish ? " (did not finish)" : ""
-        lines.append("  \(symbol(test.outcome)) \(test.name)\(unfinished)")
+        let unfinished =
+          test.outcome == .didNotFinish
+          ? " (did not finish)" : test.outcome == .notRun ? " (did not run)" : ""
+        lines.append(
+          Terminal.wrap("  \(symbol(test.outcome)) \(test.name)\(unfinished)", width: width))
         for message in test.messages {
           lines.append(
-            message.split(separator: "\n", omittingEmptySubsequences: false)
-              .map { "      \($0)" }.joined(separator: "\n"))
+            Terminal.wrap(
+              message.split(separator: "\n", omittingEmptySubsequences: false)
+                .map { "      \($0)" }.joined(separator: "\n"), width: width))
         }
       }
       lines.append("")
@@ -93,16 +105,18 @@ struct Check {
     }
     if report.verdict == .done {
       lines.append(
-        "Chapter \(report.chapter) is done. Compare with the workbook's fix: swift run workbook diff \(report.chapter)"
-      )
-    } else if let chapter, BrokenCode(report, in: course) != .workbook {
+        Terminal.wrap(
+          "Chapter \(report.chapter) is done. Compare with the workbook's fix: "
+            + "swift run workbook diff \(report.chapter)", width: width))
+    } else if let chapter, broken?.isYours ?? true {
       let again =
         watching
         ? "save it and the tests run again"
         : "run `swift run workbook check \(report.chapter)` again"
       lines.append(
-        "Fix Chapters/\(chapter.folder)/ and \(again);"
-          + " `swift run workbook hint \(report.chapter)` gives a hint.")
+        Terminal.wrap(
+          "Fix Chapters/\(chapter.folder)/ and \(again);"
+            + " `swift run workbook hint \(report.chapter)` gives a hint.", width: width))
     }
     return lines.joined(separator: "\n")
   }
@@ -111,7 +125,7 @@ struct Check {
     switch outcome {
     case .passed, .failedAsExpected: "✔"
     case .failed: "✘"
-    case .didNotFinish: "?"
+    case .didNotFinish, .notRun: "?"
     }
   }
 }
@@ -124,7 +138,7 @@ func encodeJSON(_ value: some Encodable) -> String {
   return String(decoding: data, as: UTF8.self)
 }
 
-/// Whose code the compiler's errors are in, when a chapter does not compile.
+/// Whose code the compiler's errors are in, when a chapter does not compile, or what is missing.
 enum BrokenCode: Equatable {
   /// The student's own files in `Chapters/`.
   case chapter(folder: String)
@@ -132,17 +146,87 @@ enum BrokenCode: Equatable {
   case tests
   /// The workbook's shared code, which a student has no reason to touch.
   case workbook
+  /// The chapter's folder is missing or holds no Swift file: the sentence that says so.
+  case missingFolder(String)
+  /// A starter file of the chapter is missing or empty, so the tests have no actor to test.
+  case missingFile(path: String, empty: Bool, restore: String)
+  /// A file of the chapter is not text at all (not UTF-8), such as one overwritten by a binary.
+  case notText(path: String, restore: String)
 
   init?(_ report: ChapterReport, in course: Course) {
     guard report.verdict == .doesNotCompile else { return nil }
     let errors = report.problem ?? ""
-    let chapter = course.chapters.first { $0.number == report.chapter }
-    if let chapter, errors.contains("Chapters/\(chapter.folder)/") {
+    guard let chapter = course.chapters.first(where: { $0.number == report.chapter }) else {
+      self = .workbook
+      return
+    }
+    if let missing = course.missing(chapter) {
+      self = .missingFolder("\(missing) \(course.restore(chapter))")
+    } else if let garbled = Self.fileThatIsNotText(in: chapter, course: course) {
+      // The compiler would print every byte it cannot read, a screenful of noise.
+      self = .notText(path: garbled, restore: course.restore(chapter))
+    } else if errors.contains("Chapters/\(chapter.folder)/") {
       self = .chapter(folder: chapter.folder)
-    } else if let chapter, errors.contains("Tests/\(chapter.testTarget)/") {
+    } else if let file = Self.absentStarterFile(of: chapter, in: course) {
+      self = .missingFile(path: file.path, empty: file.empty, restore: course.restore(chapter))
+    } else if errors.contains("Tests/\(chapter.testTarget)/") {
       self = .tests
     } else {
       self = .workbook
+    }
+  }
+
+  /// What is wrong with the student's chapter that no build could get past: its folder is
+  /// missing, a file is not text, or every file is empty. `nil` when there is code to build.
+  static func beforeBuild(of chapter: Chapter, in course: Course) -> BrokenCode? {
+    if let missing = course.missing(chapter) {
+      return .missingFolder("\(missing) \(course.restore(chapter))")
+    }
+    if let garbled = fileThatIsNotText(in: chapter, course: course) {
+      return .notText(path: garbled, restore: course.restore(chapter))
+    }
+    let sources = (try? course.sources(of: chapter)) ?? []
+    let blank = sources.allSatisfy { file in
+      let data = (try? Data(contentsOf: course.url("Chapters/\(chapter.folder)/\(file)"))) ?? Data()
+      return String(decoding: data, as: UTF8.self).allSatisfy(\.isWhitespace)
+    }
+    if blank, let file = absentStarterFile(of: chapter, in: course), file.empty {
+      return .missingFile(path: file.path, empty: true, restore: course.restore(chapter))
+    }
+    return nil
+  }
+
+  /// A starter file that is missing from the student's folder, or holds nothing but white space.
+  private static func absentStarterFile(
+    of chapter: Chapter, in course: Course
+  ) -> (path: String, empty: Bool)? {
+    for file in (try? Starters(course).files(of: chapter)) ?? [] {
+      let path = "Chapters/\(chapter.folder)/\(file)"
+      guard let data = try? Data(contentsOf: course.url(path)) else { return (path, false) }
+      if String(decoding: data, as: UTF8.self).allSatisfy(\.isWhitespace) { return (path, true) }
+    }
+    return nil
+  }
+
+  /// A Swift file of the student's chapter that is not UTF-8 text.
+  private static func fileThatIsNotText(in chapter: Chapter, course: Course) -> String? {
+    for file in (try? course.sources(of: chapter)) ?? [] {
+      let path = "Chapters/\(chapter.folder)/\(file)"
+      if let data = try? Data(contentsOf: course.url(path)),
+        String(data: data, encoding: .utf8) == nil
+      {
+        return path
+      }
+    }
+    return nil
+  }
+
+  /// Whether the student's own files are what to fix, so that "fix Chapters/… and run again" is
+  /// the right advice.
+  var isYours: Bool {
+    switch self {
+    case .chapter, .tests: true
+    case .workbook, .missingFolder, .missingFile, .notText: false
     }
   }
 
@@ -156,6 +240,21 @@ enum BrokenCode: Equatable {
     case .workbook:
       "The workbook's own code does not compile, which is not your chapter's doing; "
         + "`git status` shows what changed outside Chapters/. The compiler says:"
+    case .missingFolder(let sentence):
+      sentence
+    case .missingFile(let path, let empty, let restore):
+      "\(path) is \(empty ? "empty" : "missing"), so the chapter's tests have no actor to test. "
+        + restore
+    case .notText(let path, let restore):
+      "\(path) is not text (it is not UTF-8), so the compiler cannot read it. " + restore
+    }
+  }
+
+  /// The sentence, and after it the compiler's errors where they say more than the sentence.
+  func explaining(_ errors: String?) -> String {
+    switch self {
+    case .missingFolder, .missingFile, .notText: sentence
+    default: "\(sentence)\n\n\(errors ?? "")"
     }
   }
 }

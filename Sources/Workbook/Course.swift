@@ -42,12 +42,23 @@ struct Course {
 
   init(root: URL) throws(WorkbookError) {
     self.root = root
-    let folders: [String]
+    var folders: Set<String>
     do {
-      folders = try FileManager.default.contentsOfDirectory(
-        atPath: root.appendingPathComponent("Chapters").path)
+      folders = Set(
+        try FileManager.default.contentsOfDirectory(
+          atPath: root.appendingPathComponent("Chapters").path))
     } catch {
       throw WorkbookError("cannot read Chapters/: \(error.localizedDescription)")
+    }
+    // The record of the starters names every chapter, so that a chapter whose folder was deleted
+    // is still a chapter: the table says it is missing, and `reset` brings it back.
+    let record =
+      (try? String(contentsOf: root.appendingPathComponent(Starters.manifest), encoding: .utf8))
+      ?? ""
+    for line in record.split(separator: "\n") where !line.hasPrefix("#") {
+      guard let path = line.split(separator: " ").last, let slash = path.firstIndex(of: "/")
+      else { continue }
+      folders.insert(String(path[..<slash]))
     }
     chapters = folders.sorted().compactMap { folder in
       guard folder.count > 3, folder.prefix(2).allSatisfy(\.isNumber),
@@ -59,14 +70,43 @@ struct Course {
     }
   }
 
+  /// The commit the checkout is at, short, if git knows it.
+  var commit: String? {
+    guard let result = try? Shell.run(["git", "rev-parse", "--short", "HEAD"], in: root),
+      result.succeeded
+    else { return nil }
+    return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  /// Why `chapter`'s folder under `top` cannot be built at all, in one sentence: it is missing,
+  /// or holds no Swift file. `nil` when it holds code to build.
+  func missing(_ chapter: Chapter, in top: String = "Chapters") -> String? {
+    let folder = "\(top)/\(chapter.folder)"
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: url(folder).path, isDirectory: &isFolder),
+      isFolder.boolValue
+    else { return "\(folder)/ is missing." }
+    guard let sources = try? sources(of: chapter, in: top), !sources.isEmpty else {
+      return "\(folder)/ holds no Swift file."
+    }
+    return nil
+  }
+
+  /// The sentence that says how to bring a chapter's starter back.
+  func restore(_ chapter: Chapter) -> String {
+    "`swift run workbook reset \(chapter.number)` brings its starter back, keeping a backup of "
+      + "anything it replaces."
+  }
+
   /// The chapter a student named: `1`, `01` or `01-ImageCache`.
   func chapter(_ name: String) throws(WorkbookError) -> Chapter {
-    let wanted = name.count == 1 ? "0\(name)" : name
+    // `1`, `01` and `001` are all chapter 01.
+    let wanted = Int(name).map { String(format: "%02d", $0) } ?? name
     if let chapter = chapters.first(where: { $0.number == wanted || $0.folder == name }) {
       return chapter
     }
     let known = chapters.map(\.number).joined(separator: ", ")
-    throw WorkbookError(
+    throw WorkbookError.usage(
       "there is no chapter \(name).", hint: "the chapters are \(known); `workbook` lists them.")
   }
 
@@ -80,7 +120,8 @@ struct Course {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
       throw WorkbookError(
         "\(top)/\(chapter.folder) is missing.",
-        hint: top == "Chapters" ? "`workbook reset \(chapter.number)` puts the starter back." : nil)
+        hint: top == "Chapters" ? restore(chapter) : nil,
+        exitCode: .doesNotCompile)
     }
     return names.filter { $0.hasSuffix(".swift") }.sorted()
   }

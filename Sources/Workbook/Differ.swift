@@ -21,15 +21,24 @@ struct Differ {
       return 1
     }
     let solution = "Solutions/\(chapter.folder)"
-    guard (try? course.sources(of: chapter, in: "Solutions")) != nil else {
+    let explanation = try Hints(course: course).parts(for: chapter).explanation
+    let hasSolution = course.missing(chapter, in: "Solutions") == nil
+    if !hasSolution, !isFolder(course.url("Solutions")) {
+      print("Chapter \(chapter.number) · the workbook's fix\n")
+      print(explanation)
+      print(
+        "\nThis copy of the course comes without Solutions/, so there is no code to compare "
+          + "with; the explanation above is the workbook's fix.")
+      return 0
+    }
+    guard hasSolution else {
       throw WorkbookError(
         "\(solution) is missing, so there is no fix to show.",
-        hint: "`git checkout -- \(solution)` brings it back.")
+        hint: isInGit(solution) ? "`git checkout -- \(solution)` brings it back." : nil)
     }
-    let explanation = try Hints(course: course).parts(for: chapter).explanation
     print("Chapter \(chapter.number) · the workbook's fix\n")
     print(explanation)
-    print("\n" + String(repeating: "─", count: 60) + "\n")
+    print("\n" + String(repeating: "─", count: min(60, Terminal.columns)) + "\n")
     let from: String
     if fromStarter {
       from = ".workbook/starter/\(chapter.folder)"
@@ -38,7 +47,7 @@ struct Differ {
       _ = try course.sources(of: chapter)
       from = "Chapters/\(chapter.folder)"
     }
-    let colour = Shell.isTerminal ? "--color=always" : "--color=never"
+    let colour = Terminal.usesColour ? "--color=always" : "--color=never"
     let result = try Shell.run(
       [
         "git", "--no-pager", "diff", "--no-index", colour, "--", from, solution,
@@ -57,6 +66,17 @@ struct Differ {
       print(result.output, terminator: "")
     }
     return 0
+  }
+
+  private func isFolder(_ url: URL) -> Bool {
+    var isFolder: ObjCBool = false
+    return FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder)
+      && isFolder.boolValue
+  }
+
+  /// Whether git has `path` at the checked-out commit, so that `git checkout` can bring it back.
+  private func isInGit(_ path: String) -> Bool {
+    (try? Shell.run(["git", "cat-file", "-e", "HEAD:\(path)"], in: course.root))?.succeeded ?? false
   }
 
   /// Whether the chapter's last check passed, and its files are still the ones checked.

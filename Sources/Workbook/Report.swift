@@ -7,14 +7,26 @@ struct TestVerdict: Codable {
     case failedAsExpected = "failed as expected"
     /// The test started but never ended, because the test process crashed or was stopped.
     case didNotFinish = "did not finish"
+    /// The test never started: the test process crashed or was stopped before its turn came.
+    case notRun = "did not run"
   }
 
+  /// The test's display name, which graders see in both `results.json` and JUnit XML.
   let name: String
+  /// The type that declares the test, as Swift Testing names it, such as
+  /// `Chapter01Tests.ImageCacheConcurrencyTests`: the test case's class name in JUnit XML.
+  var suite = ""
   let outcome: Outcome
   /// What the failed expectations said, each with its explanation and timeline.
   let messages: [String]
   /// Where the first issue was recorded, as `File.swift:12`.
   let location: String?
+  /// The test's statements, read from its file.
+  var code: String?
+  /// What the code under test printed while this test ran, when the run could tell.
+  var output: String?
+  /// How long the test ran, from its start to its end.
+  var seconds: Double?
 }
 
 /// What a chapter's suite said about the code it ran against.

@@ -14,9 +14,7 @@ struct Reset {
     let current = (try? course.sources(of: chapter)) ?? []
     var backup: String?
     if !current.isEmpty {
-      let stamp = ISO8601DateFormatter().string(from: Date())
-        .replacingOccurrences(of: ":", with: "")
-      let path = ".workbook/backups/\(chapter.folder)/\(stamp)"
+      let path = try newBackup(of: chapter)
       try copy(current, from: folder, to: course.url(path))
       backup = path
     }
@@ -38,6 +36,28 @@ struct Reset {
     }
     print("Chapter \(chapter.number) is back to its starter: Chapters/\(chapter.folder)/")
     return 0
+  }
+
+  /// A new backup folder, named by the time: two resets within one second get `…T101500Z` and
+  /// `…T101500Z-2`, so that neither backup takes the other's place. Creating the folder is what
+  /// claims the name, so two resets at once cannot pick the same one either.
+  private func newBackup(of chapter: Chapter) throws(WorkbookError) -> String {
+    let stamp = ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "")
+    let parent = ".workbook/backups/\(chapter.folder)"
+    try? FileManager.default.createDirectory(
+      at: course.url(parent), withIntermediateDirectories: true)
+    var path = "\(parent)/\(stamp)"
+    var count = 1
+    while mkdir(course.url(path).path, 0o755) != 0 {
+      guard errno == EEXIST, count < 1000 else {
+        throw WorkbookError(
+          "could not save a backup in \(parent), so nothing was reset: "
+            + "\(String(cString: strerror(errno))).")
+      }
+      count += 1
+      path = "\(parent)/\(stamp)-\(count)"
+    }
+    return path
   }
 
   private func copy(_ files: [String], from source: URL, to backup: URL) throws(WorkbookError) {

@@ -12,6 +12,8 @@ struct Status {
     case crashed
     case timedOut
     case done
+    /// The chapter's folder is missing or holds no Swift file.
+    case missing
 
     var description: String {
       switch self {
@@ -22,6 +24,7 @@ struct Status {
       case .crashed: "crashed"
       case .timedOut: "stopped: ran too long"
       case .done: "done"
+      case .missing: "folder missing"
       }
     }
   }
@@ -31,6 +34,7 @@ struct Status {
     let progress = Progress.load(course)
     let untouched = try Starters(course).untouched()
     return course.chapters.map { chapter in
+      guard course.missing(chapter) == nil else { return (chapter, .missing) }
       guard !untouched.contains(chapter.folder) else { return (chapter, .notStarted) }
       guard let check = progress.checks[chapter.number],
         check.sources == fingerprint(of: chapter, in: course)
@@ -55,11 +59,23 @@ struct Status {
   func show() throws(WorkbookError) -> Int32 {
     let states = try states()
     print("The Actor Reentrancy Workbook: \(states.count) chapters\n")
-    print(table(states, columns: Self.columns))
+    print(table(states, columns: Terminal.columns))
     print()
+    for (chapter, state) in states where state == .missing {
+      print(
+        Terminal.wrap(
+          "Chapter \(chapter.number): \(course.missing(chapter) ?? "") \(course.restore(chapter))",
+          width: Terminal.columns))
+    }
+    if states.contains(where: { $0.1 == .missing }) { print() }
     guard let (chapter, state) = states.first(where: { $0.1 != .done }) else {
       print("Every chapter is done. Compare your fixes with the workbook's:")
       print("  swift run workbook diff N")
+      return 0
+    }
+    if state == .missing {
+      print("Next: chapter \(chapter.number), whose folder is missing. Bring its starter back:")
+      print("  swift run workbook reset \(chapter.number)")
       return 0
     }
     print("Next: chapter \(chapter.number) (\(state.description)).")
@@ -71,11 +87,6 @@ struct Status {
     print("  swift run workbook watch \(chapter.number)")
     print("  It tests now and at every save; Ctrl-C stops it.")
     return 0
-  }
-
-  /// The terminal's width: `COLUMNS` when it is set, 80 otherwise.
-  static var columns: Int {
-    ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init).map { max($0, 20) } ?? 80
   }
 
   /// The chapter table, `columns` wide at most: the titles get what the numbers and states leave,

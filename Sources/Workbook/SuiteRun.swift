@@ -15,10 +15,10 @@ struct SuiteRunner {
   let course: Course
   let variant: Variant
   var warningsAreErrors = false
-  /// Where Swift Testing writes its JUnit XML report of the run, if anywhere.
-  var junit: URL?
   /// Where each chapter's exploration of every interleaving says how far it went, if anywhere.
   var explorationLog: URL?
+  /// Where the build's steps (SwiftPM's `[12/40] Compiling …`) are shown while it builds.
+  var progress: ProgressLine?
 
   /// How long one chapter's tests may run before the workbook stops them. Every suite finishes
   /// in well under 2 seconds, and a deadlock fails its test after one; 20 seconds a chapter is
@@ -34,8 +34,9 @@ struct SuiteRunner {
   enum Outcome {
     /// The code did not compile; the compiler's errors, those of the focused chapter first.
     case doesNotCompile(String)
-    /// One report per chapter, and the time Swift Testing spent running the tests.
-    case ran([ChapterReport], testTime: Double?)
+    /// One report per chapter, the seconds Swift Testing spent running the tests (or, when the
+    /// run did not end, the seconds until it stopped), and the seconds the build took.
+    case ran([ChapterReport], testTime: Double, buildTime: Double)
   }
 
   /// Builds the code, then runs the suites of `chapters` (every chapter when empty) and reads
@@ -47,22 +48,45 @@ struct SuiteRunner {
   /// file and line, and under ``timeLimitPerChapter``.
   func run(_ chapters: [Chapter], focus: Chapter? = nil) throws(WorkbookError) -> Outcome {
     let (scratch, manifest) = build(of: chapters)
-    if let junit { try? FileManager.default.removeItem(at: junit) }
     var build = ["swift", "build", "--build-tests", "--scratch-path", scratch]
     if warningsAreErrors { build += ["-Xswiftc", "-warnings-as-errors"] }
-    let built = try Shell.run(build, in: course.root, environment: manifest)
+    let buildStart = Date()
+    let built = try Shell.run(build, in: course.root, environment: manifest) { [progress] line in
+      if line.range(of: #"^\[[0-9]+/[0-9]+\] "#, options: .regularExpression) != nil {
+        progress?.step(line)
+      }
+    }
+    let buildTime = Date().timeIntervalSince(buildStart)
     guard built.succeeded else {
       return .doesNotCompile(
         Diagnostics.errors(in: built.output, root: course.root, focus: focus)
           ?? built.output.split(separator: "\n").suffix(30).joined(separator: "\n"))
     }
 
-    let events = FileManager.default.temporaryDirectory
-      .appendingPathComponent("workbook-events-\(getpid()).jsonl")
-    try? FileManager.default.removeItem(at: events)
-    defer { try? FileManager.default.removeItem(at: events) }
-    var options = ["--event-stream-output-path", events.path, "--event-stream-version", "0"]
-    if let junit { options += ["--xunit-output", junit.path] }
+    // On Linux, Swift Testing writes its event stream into the same pipe as the tests' standard
+    // output, so that what the code prints lands between the events of the test that printed
+    // it. On macOS `swift test` runs the tests, and the stream goes to a file of its own, as it
+    // does on a system without `/dev/stdout`.
+    #if os(Linux)
+      let piped = FileManager.default.fileExists(atPath: "/dev/stdout")
+    #else
+      let piped = false
+    #endif
+    let events =
+      piped
+      ? nil
+      : FileManager.default.temporaryDirectory
+        .appendingPathComponent("workbook-events-\(getpid()).jsonl")
+    if let events { try? FileManager.default.removeItem(at: events) }
+    defer { if let events { try? FileManager.default.removeItem(at: events) } }
+    // The tests run one at a time: whatever is printed while a test runs is then that test's,
+    // and after a crash, the one test that was running is the one that crashed. Since the test
+    // support runs every job on one thread anyway, it costs no time beyond the noise of a run.
+    let options = [
+      "--event-stream-output-path", events?.path ?? "/dev/stdout", "--event-stream-version", "0",
+      "--no-parallel",
+    ]
+    let unbuffered = events == nil ? Self.unbuffered() : nil
     let ran = chapters.isEmpty ? course.chapters : chapters
     var environment = manifest
     environment["SWIFT_BACKTRACE"] = "enable=no"
@@ -70,11 +94,16 @@ struct SuiteRunner {
       try? FileManager.default.removeItem(at: explorationLog)
       environment["WORKBOOK_EXPLORATION_LOG"] = explorationLog.path
     }
+    progress?.step("running the tests…", always: true)
+    let testStart = Date()
     let result = try Shell.run(
-      testCommand(scratch: scratch) + options, in: course.root, environment: environment,
-      timeLimit: Self.timeLimitPerChapter * ran.count)
+      (unbuffered ?? []) + testCommand(scratch: scratch) + options, in: course.root,
+      environment: environment, timeLimit: Self.timeLimitPerChapter * ran.count,
+      separatingStandardOutput: true)
+    let testWallTime = Date().timeIntervalSince(testStart)
 
-    let log = EventLog((try? String(contentsOf: events, encoding: .utf8)) ?? "")
+    let stream = events.map { (try? String(contentsOf: $0, encoding: .utf8)) ?? "" }
+    let log = EventLog(stream ?? result.standardOutput, attributingOutput: unbuffered != nil)
     let folder = variant == .solutions ? "Solutions" : "Chapters"
     let problem: String?
     if result.timedOut {
@@ -87,18 +116,42 @@ struct SuiteRunner {
         : "The tests were still running after \(seconds) seconds, so the workbook stopped them "
           + "and everything they started."
     } else if result.crashed || !log.runEnded {
-      problem = Diagnostics.crash(in: result.output)
+      // The runtime names files by module, `Chapter01/ImageCache.swift`; name the folder instead.
+      problem = ran.reduce(Diagnostics.crash(in: result.output)) { text, chapter in
+        text.replacingOccurrences(of: "\(chapter.target)/", with: "\(folder)/\(chapter.folder)/")
+      }
     } else {
       problem = nil
     }
+    // A crash stops every chapter of the run, but only one chapter's code crashed: the others
+    // say whose it was, rather than pointing at a file that is not theirs as if it were.
+    let crashed = problem.flatMap { text in
+      result.timedOut ? nil : ran.first { text.contains("\(folder)/\($0.folder)/") }
+    }
     return .ran(
       ran.map { chapter in
-        // The runtime names files by module, `Chapter01/ImageCache.swift`; name the folder instead.
-        let located = problem?.replacingOccurrences(
-          of: "\(chapter.target)/", with: "\(folder)/\(chapter.folder)/")
-        return log.report(for: chapter, problem: located, timedOut: result.timedOut)
+        var stopped = problem
+        if let crashed, let problem, crashed.number != chapter.number {
+          stopped =
+            "Chapter \(crashed.number)'s code crashed, not chapter \(chapter.number)'s: \(problem)"
+        }
+        return log.report(
+          for: chapter, problem: stopped, timedOut: result.timedOut,
+          tests: course.url("Tests/\(chapter.testTarget)"))
       },
-      testTime: log.testTime)
+      testTime: log.testTime ?? testWallTime, buildTime: buildTime)
+  }
+
+  /// The command that makes a test process write its standard output unbuffered, so that each
+  /// print reaches the pipe while its test runs: coreutils' `stdbuf`. `nil` where there is none;
+  /// the tests' output is then not told apart.
+  private static func unbuffered() -> [String]? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    for directory in path.split(separator: ":") + ["/usr/bin"] {
+      let candidate = "\(directory)/stdbuf"
+      if FileManager.default.isExecutableFile(atPath: candidate) { return [candidate, "-o0"] }
+    }
+    return nil
   }
 
   /// The scratch path of a build, and the environment that tells `Package.swift` what to declare.
@@ -132,23 +185,38 @@ struct SuiteRunner {
   }
 }
 
-/// Swift Testing's event stream (version 0), one JSON object a line, read into verdicts.
+/// Swift Testing's event stream (version 0), one JSON object a line, read into verdicts. Any
+/// other line is something the code under test printed.
 private struct EventLog {
   private var names: [String: String] = [:]
   private var order: [String] = []
   /// Where each test is declared, to list the tests in the order of their files.
   private var declared: [String: (file: String, line: Int)] = [:]
-  private var ended: [String: Bool] = [:]
+  /// The path each test's file had when it was compiled.
+  private var paths: [String: String] = [:]
+  private var started: [String: Double] = [:]
+  private var ended: [String: (passed: Bool, at: Double)] = [:]
   private var issues: [String: [(known: Bool, messages: [String], location: String?)]] = [:]
+  /// What was printed while each test ran, by test.
+  private var printed: [String: String] = [:]
   private(set) var runEnded = false
   /// The seconds the run took, from Swift Testing's closing message.
   private(set) var testTime: Double?
 
-  init(_ stream: String) {
-    for line in stream.split(separator: "\n") {
-      guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-        let payload = object["payload"] as? [String: Any]
-      else { continue }
+  /// Reads `stream`; with `attributingOutput`, where the tests ran one at a time, what is printed
+  /// while a test runs is kept as that test's output.
+  init(_ stream: String, attributingOutput: Bool) {
+    var running: [String] = []
+    var lines = stream.split(separator: "\n", omittingEmptySubsequences: false)
+    // What follows the last line break is a line only if the process wrote something after it.
+    if lines.last?.isEmpty == true { lines.removeLast() }
+    for line in lines {
+      // A print without a newline runs into the event that follows it.
+      let (text, event) = Self.split(line)
+      if attributingOutput, !text.isEmpty || event == nil, running.count == 1 {
+        printed[running[0], default: ""] += text + (event == nil ? "\n" : "")
+      }
+      guard let object = event, let payload = object["payload"] as? [String: Any] else { continue }
       if object["kind"] as? String == "test" {
         guard payload["kind"] as? String == "function", let id = payload["id"] as? String else {
           continue
@@ -156,16 +224,23 @@ private struct EventLog {
         names[id] = payload["displayName"] as? String ?? payload["name"] as? String ?? id
         let source = payload["sourceLocation"] as? [String: Any]
         declared[id] = (source?["fileID"] as? String ?? "", source?["line"] as? Int ?? 0)
+        paths[id] = source?["_filePath"] as? String
         order.append(id)
         continue
       }
       let testID = payload["testID"] as? String ?? ""
       let messages = payload["messages"] as? [[String: Any]] ?? []
       let texts = messages.compactMap { $0["text"] as? String }
+      let instant = (payload["instant"] as? [String: Any])?["absolute"] as? Double ?? 0
       switch payload["kind"] as? String {
+      case "testStarted":
+        guard names[testID] != nil else { break }
+        started[testID] = instant
+        running.append(testID)
       case "testEnded":
         let symbol = (payload["messages"] as? [[String: Any]])?.first?["symbol"] as? String
-        ended[testID] = symbol != "fail"
+        ended[testID] = (symbol != "fail", instant)
+        running.removeAll { $0 == testID }
       case "issueRecorded":
         let issue = payload["issue"] as? [String: Any]
         let source = issue?["sourceLocation"] as? [String: Any]
@@ -196,8 +271,25 @@ private struct EventLog {
     }
   }
 
-  /// The verdicts of `chapter`'s tests; `problem` says why the run stopped early, if it did.
-  func report(for chapter: Chapter, problem: String?, timedOut: Bool) -> ChapterReport {
+  /// A line of the stream as what was printed before an event, and the event, if it holds one.
+  private static func split(_ line: Substring) -> (String, [String: Any]?) {
+    var start = line.range(of: #"{"kind":""#)
+    while let found = start {
+      if let object = try? JSONSerialization.jsonObject(with: Data(line[found.lowerBound...].utf8))
+        as? [String: Any], object["payload"] != nil
+      {
+        return (String(line[..<found.lowerBound]), object)
+      }
+      start = line.range(of: #"{"kind":""#, range: found.upperBound..<line.endIndex)
+    }
+    return (String(line), nil)
+  }
+
+  /// The verdicts of `chapter`'s tests, whose files are in `tests`; `problem` says why the run
+  /// stopped early, if it did.
+  func report(
+    for chapter: Chapter, problem: String?, timedOut: Bool, tests folder: URL
+  ) -> ChapterReport {
     // Graders show the first failure first, so the tests keep the order they are written in.
     let ids = order.filter { $0.hasPrefix("\(chapter.testTarget).") }.sorted { a, b in
       let (x, y) = (declared[a] ?? ("", 0), declared[b] ?? ("", 0))
@@ -206,19 +298,27 @@ private struct EventLog {
     let tests = ids.map { id in
       let recorded = issues[id] ?? []
       let outcome: TestVerdict.Outcome
-      switch ended[id] {
-      case nil: outcome = .didNotFinish
+      switch ended[id]?.passed {
+      case nil: outcome = started[id] == nil ? .notRun : .didNotFinish
       case false?: outcome = .failed
       case true?: outcome = recorded.contains { $0.known } ? .failedAsExpected : .passed
       }
-      return TestVerdict(
+      // `Chapter01Tests.ImageCacheConcurrencyTests/callersAskingAtOnce()/ImageCacheTests.swift:10:4`
+      let suite = id.split(separator: "/").first.map(String.init) ?? chapter.testTarget
+      var verdict = TestVerdict(
         name: names[id] ?? id, outcome: outcome,
         messages: recorded.map { $0.messages.joined(separator: "\n") },
         location: recorded.first?.location)
+      verdict.suite = suite
+      verdict.code = source(of: id, in: folder)
+      verdict.output = printed[id]
+      verdict.seconds = started[id].flatMap { start in ended[id].map { $0.at - start } }
+      return verdict
     }
     let passed = tests.filter { $0.outcome == .passed || $0.outcome == .failedAsExpected }.count
-    let stopped =
-      tests.contains { $0.outcome == .didNotFinish } || (tests.isEmpty && problem != nil)
+    let stopped: Bool =
+      tests.contains { $0.outcome == .didNotFinish || $0.outcome == .notRun }
+      || (tests.isEmpty && problem != nil)
     let verdict: ChapterReport.Verdict =
       stopped
       ? (timedOut ? .timedOut : .crashed)
@@ -226,5 +326,17 @@ private struct EventLog {
     return ChapterReport(
       chapter: chapter.number, title: chapter.title, verdict: verdict, passed: passed,
       total: tests.count, tests: tests, problem: stopped ? problem : nil)
+  }
+
+  /// The body of test `id`, from its file in the test target's folder `folder` (the file ID
+  /// names the file, `Chapter01Tests/ImageCacheTests.swift`), or where it was compiled.
+  private func source(of id: String, in folder: URL) -> String? {
+    guard let (file, line) = declared[id] else { return nil }
+    let name = file.split(separator: "/").last.map(String.init) ?? file
+    let here = folder.appendingPathComponent(name)
+    if FileManager.default.fileExists(atPath: here.path) {
+      return TestSource.body(in: here, at: line)
+    }
+    return paths[id].flatMap { TestSource.body(in: URL(fileURLWithPath: $0), at: line) }
   }
 }

@@ -8,39 +8,36 @@ import Foundation
 struct Verify {
   let course: Course
 
-  func run(json: Bool, junit: URL? = nil) throws(WorkbookError) -> Int32 {
+  func run(json: Bool, junit: OutputFile? = nil) throws(WorkbookError) -> Int32 {
+    // A missing folder is a missing file to the exit status: no test of it could run.
+    if let missing = missingChapter() {
+      guard json else { throw WorkbookError(missing, exitCode: .doesNotCompile) }
+      print(encodeJSON(Results(tests: [], error: missing)))
+      return ExitCode.doesNotCompile.rawValue
+    }
     var checks = [
       Results.Test(
         "every chapter has a solution, a lesson, hints, a recorded starter and a fix",
         problems: try structure()),
       Results.Test(
         "the code is formatted (swift format lint --strict)",
-        problems: try formatting(quiet: json)),
+        problems: try formatting()),
     ]
-    // Each variant is a run of its own, so Swift Testing writes a report for each; they are
-    // joined into the one file asked for.
-    let reports = [Variant.solutions, .starters].map { variant in
-      FileManager.default.temporaryDirectory
-        .appendingPathComponent("workbook-\(getpid())-\(variant.rawValue).xml")
-    }
-    defer {
-      for report in reports { try? FileManager.default.removeItem(at: report) }
-    }
-    let solutions = try suites(.solutions, quiet: json, junit: junit.map { _ in reports[0] })
-    let starters = try suites(.starters, quiet: json, junit: junit.map { _ in reports[1] })
-    checks += solutions.checks + starters.checks
+    let solutions = try suites(.solutions)
+    let starters = try suites(.starters)
     if let junit {
-      try JUnit.merge(
+      try JUnit.write(
         [
-          ("Solutions", reports[0], solutions.buildErrors),
-          ("Starters", reports[1], starters.buildErrors),
-        ], into: junit)
+          ("workbook", Results(tests: checks)), ("Solutions", Results(tests: solutions.checks)),
+          ("Starters", Results(tests: starters.checks)),
+        ], to: junit)
     }
+    checks += solutions.checks + starters.checks
     let results = Results(tests: checks)
     let intact = results.status == .pass
     if json {
       print(encodeJSON(results))
-      return intact ? 0 : 1
+      return (intact ? ExitCode.success : .testsFailed).rawValue
     }
 
     print()
@@ -79,7 +76,31 @@ struct Verify {
     }
     // The closing line in the plain form CI reads: every test verdict and every other check.
     print("verify: \(checks.count - failed.count) passed, \(failed.count) failed")
-    return intact ? 0 : 1
+    return (intact ? ExitCode.success : .testsFailed).rawValue
+  }
+
+  /// The self-check builds every chapter twice, from `Chapters/` and from `Solutions/`, so it needs
+  /// them all: the one sentence that says which folder is missing and how to bring it back.
+  private func missingChapter() -> String? {
+    var isFolder: ObjCBool = false
+    guard
+      FileManager.default.fileExists(atPath: course.url("Solutions").path, isDirectory: &isFolder),
+      isFolder.boolValue
+    else {
+      return "verify checks the solutions against the starters, and this copy of the course has "
+        + "no Solutions/ (a student edition), so there is nothing to verify."
+    }
+    for chapter in course.chapters {
+      if let missing = course.missing(chapter) {
+        return "verify needs every chapter, and \(missing.dropLast()): "
+          + course.restore(chapter)
+      }
+      if let missing = course.missing(chapter, in: "Solutions") {
+        return "verify needs every chapter's solution, and \(missing.dropLast()): "
+          + "`git checkout -- Solutions/\(chapter.folder)` brings it back."
+      }
+    }
+    return nil
   }
 
   /// What the self-check found for one chapter, on one line: the one place that prints each
@@ -157,8 +178,8 @@ struct Verify {
     return mine == theirs
   }
 
-  private func formatting(quiet: Bool) throws(WorkbookError) -> [String] {
-    let progress = ProgressLine("Checking the formatting (swift format lint)", quiet: quiet)
+  private func formatting() throws(WorkbookError) -> [String] {
+    let progress = ProgressLine("Checking the formatting (swift format lint)")
     let result = try Shell.run(
       [
         "swift", "format", "lint", "--strict", "--recursive", "Package.swift", "Sources", "Tests",
@@ -175,12 +196,10 @@ struct Verify {
     return []
   }
 
-  /// What one variant's suites gave: the reports, a check per test and per chapter, and the
-  /// compiler's errors when the variant did not build.
+  /// What one variant's suites gave: the reports, and a check per test and per chapter.
   private struct Suites {
     var reports: [ChapterReport] = []
     var checks: [Results.Test] = []
-    var buildErrors: String?
     /// What each chapter's exploration of every interleaving ran, by chapter number.
     var explorations: [String: Exploration] = [:]
   }
@@ -215,35 +234,32 @@ struct Verify {
     return found
   }
 
-  private func suites(
-    _ variant: Variant, quiet: Bool, junit: URL?
-  ) throws(WorkbookError) -> Suites {
+  private func suites(_ variant: Variant) throws(WorkbookError) -> Suites {
     var runner = SuiteRunner(course: course, variant: variant)
     runner.warningsAreErrors = true
-    runner.junit = junit
     let log = FileManager.default.temporaryDirectory
       .appendingPathComponent("workbook-\(getpid())-\(variant.rawValue)-explorations.tsv")
     runner.explorationLog = log
     defer { try? FileManager.default.removeItem(at: log) }
     let folder = variant == .solutions ? "Solutions" : "Chapters"
     let progress = ProgressLine(
-      "Building \(folder)/ (warnings are errors) and running every suite", quiet: quiet)
+      "Building \(folder)/ (warnings are errors) and running every suite")
+    runner.progress = progress
     var suites = Suites()
     switch try runner.run([]) {
     case .doesNotCompile(let errors):
       progress.done("the build failed")
-      suites.buildErrors = errors
       suites.checks = [
         Results.Test(
           name: "\(folder)/ builds without warnings", status: .error, message: errors, output: nil)
       ]
       return suites
-    case .ran(let reports, let testTime):
+    case .ran(let reports, let testTime, let buildTime):
       suites.reports = reports
       suites.explorations = explorations(in: log)
-      progress.done(
-        "ran \(reports.map(\.total).reduce(0, +)) tests"
-          + (testTime.map { " (test time \(String(format: "%.3f", $0)) s)" } ?? ""))
+      progress.say(
+        "built in \(String(format: "%.1f", buildTime)) s, ran "
+          + "\(reports.map(\.total).reduce(0, +)) tests in \(String(format: "%.3f", testTime)) s")
     }
     for report in suites.reports {
       let label = "\(variant == .solutions ? "solution" : "starter") \(report.chapter)"
@@ -254,7 +270,10 @@ struct Verify {
             name: "\(label) · runs its tests", status: .error,
             message: report.problem ?? "chapter \(report.chapter) has no tests", output: nil))
       }
+      // Only a run that ended can say that no test exposed the bug; after a crash, the tests
+      // that did not run already say so.
       if variant == .starters, report.total > 0,
+        report.verdict == .failing || report.verdict == .done,
         !report.tests.contains(where: { $0.outcome == .failedAsExpected })
       {
         suites.checks.append(

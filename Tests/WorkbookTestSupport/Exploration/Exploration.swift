@@ -45,7 +45,8 @@ import Testing
 /// same part of it, and reported with its timeline and a one-line schedule that replays exactly
 /// that run:
 ///
-///     WORKBOOK_REPLAY='02: A B A=image' swift test --filter Chapter02Tests
+///     WORKBOOK_REPLAY='02: A B A=image' WORKBOOK_CHAPTERS=02 \
+///       swift test --scratch-path .build/chapters
 ///
 /// The same schedules run in the same order every time: the scheduler makes every run of a
 /// schedule the same run.
@@ -340,7 +341,8 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
     let which =
       given == nil ? "The schedule, shrunk to the steps that still break it" : "The schedule"
     let replay =
-      "WORKBOOK_REPLAY='\(chapter): \(schedule)' swift test --filter Chapter\(chapter)Tests"
+      "WORKBOOK_REPLAY='\(chapter): \(schedule)' WORKBOOK_CHAPTERS=\(chapter) swift test "
+      + "--scratch-path .build/chapters"
     Issue.record(
       Comment(
         rawValue: """
