@@ -228,8 +228,8 @@ struct DownloadManagerGuardTests {
         Caller A downloaded cat.png for hero and caller B dog.png for thumbnail, at the same time. \
         Once A's download #1 had finished, isDownloading answered \(afterHero.0) for hero and \
         \(afterHero.1) for thumbnail; once B's had finished too, \(afterBoth.0) and \
-        \(afterBoth.1). A request for one key changed when another key stops showing as \
-        downloading.
+        \(afterBoth.1). Each key should show as downloading exactly while its own download \
+        runs, whatever another key's request does meanwhile.
         """,
         correctly:
           "hero stops showing as downloading when download #1 ends, thumbnail when download #2 ends."
@@ -266,7 +266,7 @@ struct DownloadManagerGuardTests {
         """
         Callers A and B asked for the same image, cat.png, for two keys, hero and thumbnail. \
         After cancelDownload(for: hero), isDownloading(for: thumbnail) answered \(shown), and in \
-        the end \(result): cancelling hero reached the request for thumbnail, which nobody had \
+        the end \(result). Cancelling hero reached the request for thumbnail, which nobody had \
         cancelled.
         """,
         correctly: "A's call ends with CancellationError; B's keeps running and gets its image."
