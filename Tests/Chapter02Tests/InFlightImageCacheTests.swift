@@ -62,6 +62,58 @@ struct InFlightDownloadTests {
       )
     )
   }
+
+  @Test("A caller who hears of a failure late leaves the next download alone")
+  func lateNewsOfAFailureLeavesTheNextDownloadAlone() async throws {
+    let scenario = Scenario()
+    let client = FakeImageClient(scenario)
+    let cache = ImageCache(client: client)
+
+    let first = scenario.start(1, "image(for: cat.png)") { try await cache.image(for: .cat) }
+    try await scenario.settle()
+    let joiner = scenario.start(1, "image(for: cat.png)") { try await cache.image(for: .cat) }
+    try await scenario.settle()
+    try #require(
+      client.downloads(of: .cat) == 1,
+      scenario.explain(
+        """
+        B asked for cat.png while download #1 was running, and \(client.downloads(of: .cat) - 1) \
+        more download\(client.downloads(of: .cat) == 2 ? "" : "s") of cat.png started instead of \
+        B waiting for download #1.
+        """,
+        correctly: "B waits for download #1."
+      )
+    )
+    // Download #1 fails, and A hears of it; B, who asked too, hears of it only later.
+    joiner.hold()
+    client.requests.release(1, as: "error")
+    _ = try await first.results()
+    let next = scenario.start(1, "image(for: cat.png)") { try await cache.image(for: .cat) }
+    try await scenario.settle()
+    joiner.release()
+    try await scenario.settle()
+    let before = client.downloads(of: .cat)
+    let last = scenario.start(1, "image(for: cat.png)") { try await cache.image(for: .cat) }
+    try await scenario.settle()
+    let started = client.downloads(of: .cat) - before
+    client.open()
+    let results = try await first.results() + joiner.results() + next.results() + last.results()
+
+    #expect(
+      started == 0,
+      scenario.explain(
+        """
+        A and B asked for cat.png, and download #1 failed. A heard of it at once; B was held \
+        back before it could resume. C asked next and a new download started. Then B was let \
+        go, and after that D asked while C's download was still running: \(started) more \
+        download\(started == 1 ? "" : "s") of cat.png started for D. What B did when it heard \
+        of the old failure made the cache forget the download running now. Callers got: \
+        \(describe(results)).
+        """,
+        correctly: "D waits for C's download and gets its image; two downloads in all."
+      )
+    )
+  }
 }
 
 @Suite("Chapter 02: what the cache must keep doing")

@@ -35,6 +35,38 @@ struct LateRejectionTests {
       )
     )
   }
+
+  @Test("A report of a token replaced two refreshes ago gets the current one, no refresh")
+  func reportOfATokenReplacedTwiceGetsTheCurrentOne() async throws {
+    let scenario = Scenario()
+    let server = FakeAuthServer(scenario)
+    let store = TokenStore(credentials: FakeAuthServer.validCredentials, server: server)
+    server.open()
+
+    let first = try await scenario.call("accessToken(replacing: access-0)") {
+      try await store.accessToken(replacing: "access-0")
+    }
+    let second = try await scenario.call("accessToken(replacing: \(first))") {
+      try await store.accessToken(replacing: first)
+    }
+    let late = try await scenario.call("accessToken(replacing: access-0)") {
+      try await store.accessToken(replacing: "access-0")
+    }
+
+    #expect(
+      server.refreshes == 2 && late == second,
+      scenario.explain(
+        """
+        Caller A's report of access-0 brought \(first), and caller B's report of \(first) \
+        brought \(second). Then caller C reported access-0, for a request sent before either \
+        refresh: by then access-0 had been replaced twice over, yet C got \(late), and \
+        \(server.refreshes) refreshes reached the server in all. \(second), which B had just been \
+        given, \(server.currentAccessToken == second ? "still works" : "no longer works").
+        """,
+        correctly: "C gets access-2 as well, and refresh #2 stays the last refresh."
+      )
+    )
+  }
 }
 
 @Suite("Chapter 04: what the token store must keep doing")
@@ -215,9 +247,24 @@ struct TokenStoreWorld: ExplorationWorld {
 
   /// access-0 is replaced once: callers who report it while it is current share one refresh, and
   /// a caller who reports it after it was replaced gets the current token without a refresh; no
-  /// refresh token is presented twice; a failed refresh reaches only the callers waiting for it.
+  /// caller is handed back access-0; no refresh token is presented twice; a failed refresh reaches
+  /// only the callers waiting for it.
   func checkPromise(_ moment: Moment<Self>) async {
     let records = server.requests.records
+    for caller in moment.callers where caller.value(as: String.self) == "access-0" {
+      let failed = records.last { $0.threw && ($0.answeredAt ?? .max) < caller.startedAt }
+      let why =
+        failed.map {
+          "\(server.requests.name(of: $0)) had failed before it reported, and no refresh started after that"
+        } ?? "no refresh replaced access-0 for it"
+      moment.expect(
+        false, "a refused token is not handed back",
+        """
+        Caller \(caller.name) reported access-0, which the API had turned away, and was handed \
+        access-0 back: \(why). The API turns that token away again; expected a token the API \
+        accepts, or the error of a refresh that \(caller.name) waited for.
+        """)
+    }
     /// The access token the server accepted at `time`.
     func current(at time: Int) -> String {
       records.last { ($0.answeredAt ?? .max) < time && !$0.threw }.map { "access-\($0.number)" }

@@ -196,6 +196,83 @@ struct DownloadManagerGuardTests {
       )
     )
   }
+
+  @Test("Each key shows as downloading while its own download runs")
+  func eachKeyShowsItsOwnDownload() async throws {
+    let scenario = Scenario()
+    let client = FakeImageClient(scenario)
+    let manager = DownloadManager(client: client)
+
+    let hero = scenario.start(1, "download(cat.png, for: hero)") {
+      try await manager.download(.cat, for: "hero")
+    }
+    let thumbnail = scenario.start(1, "download(dog.png, for: thumbnail)") {
+      try await manager.download(.dog, for: "thumbnail")
+    }
+    try await scenario.settle()
+    client.release(1)
+    _ = try await hero.results()
+    let afterHero = try await scenario.call("isDownloading(for: hero), (for: thumbnail)") {
+      (await manager.isDownloading(for: "hero"), await manager.isDownloading(for: "thumbnail"))
+    }
+    client.open()
+    _ = try await thumbnail.results()
+    let afterBoth = try await scenario.call("isDownloading(for: hero), (for: thumbnail)") {
+      (await manager.isDownloading(for: "hero"), await manager.isDownloading(for: "thumbnail"))
+    }
+
+    #expect(
+      afterHero == (false, true) && afterBoth == (false, false),
+      scenario.explain(
+        """
+        Caller A downloaded cat.png for hero and caller B dog.png for thumbnail, at the same time. \
+        Once A's download #1 had finished, isDownloading answered \(afterHero.0) for hero and \
+        \(afterHero.1) for thumbnail; once B's had finished too, \(afterBoth.0) and \
+        \(afterBoth.1). Each key should show as downloading exactly while its own download \
+        runs, whatever another key's request does meanwhile.
+        """,
+        correctly:
+          "hero stops showing as downloading when download #1 ends, thumbnail when download #2 ends."
+      )
+    )
+  }
+
+  @Test("Cancelling one key leaves another key's download of the same image running")
+  func cancellingOneKeyLeavesTheOtherKeyOfTheSameImage() async throws {
+    let scenario = Scenario()
+    let client = FakeImageClient(scenario)
+    let manager = DownloadManager(client: client)
+
+    let hero = scenario.start(1, "download(cat.png, for: hero)") {
+      try await manager.download(.cat, for: "hero")
+    }
+    let thumbnail = scenario.start(1, "download(cat.png, for: thumbnail)") {
+      try await manager.download(.cat, for: "thumbnail")
+    }
+    try await scenario.settle()
+    try await scenario.call("cancelDownload(for: hero)") {
+      await manager.cancelDownload(for: "hero")
+    }
+    let shown = try await scenario.call("isDownloading(for: thumbnail)") {
+      await manager.isDownloading(for: "thumbnail")
+    }
+    client.open()
+    let result = try await thumbnail.results()[0]
+    _ = try await hero.results()
+
+    #expect(
+      shown && result.value != nil,
+      scenario.explain(
+        """
+        Callers A and B asked for the same image, cat.png, for two keys, hero and thumbnail. \
+        After cancelDownload(for: hero), isDownloading(for: thumbnail) answered \(shown), and in \
+        the end \(result). Cancelling hero reached the request for thumbnail, which nobody had \
+        cancelled.
+        """,
+        correctly: "A's call ends with CancellationError; B's keeps running and gets its image."
+      )
+    )
+  }
 }
 
 @Suite("Chapter 05: every interleaving", .exposesBug)

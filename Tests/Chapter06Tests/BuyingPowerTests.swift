@@ -133,6 +133,46 @@ struct ReservationTests {
       )
     )
   }
+
+  @Test(
+    "A caller cancelled before it places its order keeps money only for an order the exchange saw"
+  )
+  func orderCancelledBeforeItIsSent() async throws {
+    let scenario = Scenario()
+    let exchange = FakeExchange(scenario)
+    let account = BuyingPower(available: 10_000, exchange: exchange)
+
+    let order = scenario.start(1, "place(60 ACME, $60.00)") {
+      try await account.place(sixtyDollars)
+    }
+    // A has not run yet: its task is cancelled before it places its order.
+    order.hold()
+    order.cancel()
+    order.release()
+    let result = try await order.results()[0]
+    let available = try await scenario.call("available") { Money(cents: await account.available) }
+    let sent = exchange.ordersReceived > 0
+
+    #expect(
+      available == Money(cents: sent ? 4_000 : 10_000),
+      scenario.explain(
+        sent
+          ? """
+          A's task was cancelled before A placed its order of $60.00, and the order still reached \
+          the exchange (\(result)), which may fill it; yet available was \
+          \(dollars(available.cents)), as if the $60.00 were free to spend again.
+          """
+          : """
+          A's task was cancelled before A placed its order of $60.00, and the order never reached \
+          the exchange (\(result)): nothing can ever be spent on it. Yet available was \
+          \(dollars(available.cents)): the $60.00 stayed out of reach for an order that does not \
+          exist.
+          """,
+        correctly:
+          "an order the exchange never saw costs nothing; one it saw holds its $60.00 unless rejected."
+      )
+    )
+  }
 }
 
 @Suite("Chapter 06: what the account must keep doing")
@@ -210,7 +250,8 @@ struct BuyingPowerExplorationTests {
   func everyInterleavingKeepsThePromise() async {
     await Exploration(
       BuyingPowerWorld.self,
-      calls: [.place(sixtyDollars), .place(sixtyDollars), .place(fortyDollars)],
+      // Two equal orders that fit together, and a third that fits only if one of them goes.
+      calls: [.place(fortyDollars), .place(fortyDollars), .place(sixtyDollars)],
       // An order's answer reaches the account only when its caller resumes, so holding a caller
       // in that gap is, to the account, the same as a slower answer; the exploration skips it.
       bounds: ExplorationBounds(holds: 0)
@@ -257,14 +298,16 @@ struct BuyingPowerWorld: ExplorationWorld {
     func refunded(_ caller: CallerRecord, by time: Int) -> Bool {
       order(of: caller)?.outcome == "reject" && (caller.finishedAt ?? .max) <= time
     }
-    /// What orders placed before `time` had reserved or spent at `time`.
-    func spent(at time: Int) -> Int {
-      moment.callers.reduce(0) { total, caller in
-        guard let submitted = order(of: caller), submitted.startedAt < time,
-          !refunded(caller, by: time)
-        else { return total }
-        return total + moment.call(of: caller).order.cost
+    /// The callers whose orders, sent before `time`, had reserved or spent money at `time`.
+    func holding(at time: Int) -> [CallerRecord] {
+      moment.callers.filter { caller in
+        guard let submitted = order(of: caller) else { return false }
+        return submitted.startedAt < time && !refunded(caller, by: time)
       }
+    }
+    /// What orders sent before `time` had reserved or spent at `time`.
+    func spent(at time: Int) -> Int {
+      holding(at: time).reduce(0) { $0 + moment.call(of: $1).order.cost }
     }
 
     let available = await account.available
@@ -273,13 +316,15 @@ struct BuyingPowerWorld: ExplorationWorld {
       "The account holds \(dollars(available)): more was spent than it ever had.")
     if !moment.someoneIsHeld {
       let expected = Self.startingBalance - spent(at: .max)
+      let held = holding(at: .max).map { "\($0.name)'s \(dollars(moment.call(of: $0).order.cost))" }
+      let orders = held.isEmpty ? "none" : held.joined(separator: ", ")
       moment.expect(
         available == expected, "available is what is left",
         """
         available is \(dollars(available)), but the account started with \
         \(dollars(Self.startingBalance)) and orders worth \(dollars(Self.startingBalance - expected)) \
-        are accepted, still at the exchange, or of unknown fate: \(dollars(expected)) should be \
-        left.
+        (\(orders)) are accepted, still at the exchange, or of unknown fate: \
+        \(dollars(expected)) should be left.
         """)
     }
     for caller in moment.callers where caller.error is InsufficientBuyingPower {
