@@ -108,6 +108,13 @@ struct Check {
         Terminal.wrap(
           "Chapter \(report.chapter) is done. Compare with the workbook's fix: "
             + "swift run workbook diff \(report.chapter)", width: width))
+      if let chapter, callsFromOtherThreads(chapter) {
+        lines.append(
+          Terminal.wrap(
+            "Its tests from other threads fail only when a race happens to bite; for the Thread "
+              + "Sanitizer's verdict, run Scripts/check-threads --mine \(report.chapter) "
+              + "(a few minutes the first time).", width: width))
+      }
     } else if let chapter, broken?.isYours ?? true {
       let again =
         watching
@@ -119,6 +126,17 @@ struct Check {
             + " `swift run workbook hint \(report.chapter)` gives a hint.", width: width))
     }
     return lines.joined(separator: "\n")
+  }
+
+  /// Whether `chapter`'s tests call its actor from real threads, which only a build with the
+  /// Thread Sanitizer judges for sure (see `Scripts/check-threads`).
+  private func callsFromOtherThreads(_ chapter: Chapter) -> Bool {
+    let tests = course.root.appendingPathComponent("Tests/\(chapter.testTarget)")
+    let files = (try? FileManager.default.contentsOfDirectory(atPath: tests.path)) ?? []
+    return files.contains { file in
+      let text = try? String(contentsOf: tests.appendingPathComponent(file), encoding: .utf8)
+      return text?.contains("OtherThreads") ?? false
+    }
   }
 
   private func symbol(_ outcome: TestVerdict.Outcome) -> String {

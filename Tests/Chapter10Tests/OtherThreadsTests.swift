@@ -8,16 +8,16 @@ import WorkbookTestSupport
 struct MarketFeedThreadTests {
   @Test("Messages the socket delivers from its own thread are each written once")
   func messagesFromTheSocketsThread() async throws {
-    // The socket's thread calls the feed while the feed applies earlier messages on another.
-    // Whether or not the two collide in a round, state they share without synchronising is a
-    // data race, which `Scripts/check-threads` reports. The order of the messages is the
-    // exploration's to check; here every design must at least write each one once.
+    // The socket's thread calls the feed while the feed applies earlier messages on another: the
+    // journal writes each message only once the socket has delivered the next. State the two
+    // share without synchronising is a data race, which `Scripts/check-threads` reports. The
+    // order of the messages is the exploration's to check; here every design must at least write
+    // each one once.
     for _ in 0..<OtherThreads.rounds {
       let scenario = Scenario()
       let socket = ThreadedFeedSocket(scenario, delivering: 20)
-      let journal = FakeFeedJournal(scenario)
+      let journal = PacedFeedJournal(pacedBy: socket)
       let feed = MarketFeed(socket: socket, journal: journal)
-      journal.open()
 
       let runner = scenario.start(1, "run()") { await feed.run() }
       try #require(

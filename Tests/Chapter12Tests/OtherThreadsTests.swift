@@ -21,19 +21,9 @@ struct StatementLoaderThreadTests {
       }
       let fetch = await client.firstFetch()
       await onOtherThreads([{ fetch.answer() }, caller.cancellation()])
-      let result = try await caller.results()[0].result
-      let heard: Bool =
-        switch result {
-        case .success(let statement): statement.month == "2026-10"
-        case .failure(let error): error is CancellationError
-        }
-      #expect(
-        heard,
-        scenario.explain(
-          """
-          The client answered on its own thread while the caller was cancelled on another, and \
-          the caller got \(result); expected the statement or CancellationError.
-          """, correctly: "A gets the statement, or throws CancellationError, once."))
+      try await expectOneAnswer(
+        from: caller, in: scenario,
+        when: "The client answered on its own thread while the caller was cancelled on another")
     }
   }
 
@@ -58,20 +48,32 @@ struct StatementLoaderThreadTests {
       cancel.withLock { $0 = caller.cancellation() }
       _ = await client.firstFetch()
       await threads.value?.finished()
-      let result = try await caller.results()[0].result
-      let heard: Bool =
-        switch result {
-        case .success(let statement): statement.month == "2026-10"
-        case .failure(let error): error is CancellationError
-        }
-      #expect(
-        heard,
-        scenario.explain(
-          """
+      try await expectOneAnswer(
+        from: caller, in: scenario,
+        when: """
           While the caller was still starting its request, the client answered on one thread \
-          and the caller was cancelled on another; the caller got \(result), and expected the \
-          statement or CancellationError.
-          """, correctly: "A gets the statement, or throws CancellationError, once."))
+          and the caller was cancelled on another
+          """)
     }
   }
+}
+
+/// Expects the caller of October's statement to have heard back once, with the statement or with
+/// `CancellationError`: both are right when the answer and the cancellation meet.
+private func expectOneAnswer(
+  from caller: Callers<Statement>, in scenario: Scenario, when what: String,
+  sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
+  let result = try await caller.results()[0].result
+  let heard: Bool =
+    switch result {
+    case .success(let statement): statement.month == "2026-10"
+    case .failure(let error): error is CancellationError
+    }
+  #expect(
+    heard,
+    scenario.explain(
+      "\(what); the caller got \(result), and expected the statement or CancellationError.",
+      correctly: "A gets the statement, or throws CancellationError, once."),
+    sourceLocation: sourceLocation)
 }

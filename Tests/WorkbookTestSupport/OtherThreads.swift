@@ -61,10 +61,7 @@ public final class OtherThreads: Sendable {
   /// before it goes on. Gives up after a second, so that a body that waits for the job cannot hang
   /// the test.
   public func waitWithoutOrdering() {
-    let limit = ContinuousClock.now + .seconds(1)
-    while ended.count.load(ordering: .relaxed) < ended.total, ContinuousClock.now < limit {
-      sched_yield()
-    }
+    spinWithoutOrdering { ended.count.load(ordering: .relaxed) >= ended.total }
   }
 
   /// Returns once every body has finished.
@@ -76,6 +73,15 @@ public final class OtherThreads: Sendable {
       }
       if done { continuation.resume() }
     }
+  }
+}
+
+/// Blocks the calling thread until `done`, read through relaxed atomics only, holds, or for a
+/// second at most.
+func spinWithoutOrdering(until done: () -> Bool) {
+  let limit = ContinuousClock.now + .seconds(1)
+  while !done(), ContinuousClock.now < limit {
+    sched_yield()
   }
 }
 

@@ -1,4 +1,5 @@
 import Services
+import Synchronization
 
 /// A ``FeedSocket`` that delivers its messages from a thread of its own, as a real socket does,
 /// for tests that run a feed while that thread keeps calling it.
@@ -12,6 +13,7 @@ public final class ThreadedFeedSocket: FeedSocket {
   public let count: Int
   private let scenario: Scenario
   private let thread = Locked<OtherThreads?>(nil)
+  private let delivered = Atomic(0)
 
   public init(_ scenario: Scenario, delivering count: Int) {
     self.scenario = scenario
@@ -21,10 +23,11 @@ public final class ThreadedFeedSocket: FeedSocket {
   public func connect(onMessage: @escaping @Sendable (FeedMessage) -> Void) async {
     await withCheckedContinuation { (closed: CheckedContinuation<Void, Never>) in
       let socket = OtherThreads([
-        { [scenario, count] in
+        { [scenario, count, delivered] in
           // What the callback starts is the scenario's work, so that settling waits for it.
           for sequence in 1...count {
             scenario.step { onMessage(FakeFeedSocket.message(sequence)) }
+            delivered.add(1, ordering: .relaxed)
           }
           scenario.step { closed.resume() }
         }
@@ -36,8 +39,38 @@ public final class ThreadedFeedSocket: FeedSocket {
   /// Whether a feed has connected, and the socket's thread has started.
   public var isConnected: Bool { thread.value != nil }
 
+  /// Blocks the calling thread until the socket's thread has delivered `count` messages, without
+  /// ordering anything after them (see ``OtherThreads/waitWithoutOrdering()``); a second at most.
+  public func waitWithoutOrdering(untilDelivered count: Int) {
+    spinWithoutOrdering { delivered.load(ordering: .relaxed) >= count }
+  }
+
   /// Returns once the socket's thread has delivered every message and closed the connection.
   public func finished() async {
     await thread.value?.finished()
+  }
+}
+
+/// A ``FeedJournal`` that writes each message only once the ``ThreadedFeedSocket`` it is paced by
+/// has delivered the message after it.
+///
+/// The feed writes a message in the middle of its own work, so every delivery after the first
+/// lands while the feed is busy, however the two threads are scheduled; and since the journal
+/// waits without ordering anything, the Thread Sanitizer sees every access that the socket's
+/// callback and the feed share unsynchronised, whether or not they collide.
+public final class PacedFeedJournal: FeedJournal {
+  private let socket: ThreadedFeedSocket
+  private let written = Locked<[Int]>([])
+
+  public init(pacedBy socket: ThreadedFeedSocket) {
+    self.socket = socket
+  }
+
+  /// The sequence numbers of the messages written, in the order they were written.
+  public var writtenSequence: [Int] { written.value }
+
+  public func append(_ message: FeedMessage) async {
+    socket.waitWithoutOrdering(untilDelivered: min(message.sequence + 1, socket.count))
+    written.withLock { $0.append(message.sequence) }
   }
 }
