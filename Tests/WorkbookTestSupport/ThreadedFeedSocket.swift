@@ -23,7 +23,7 @@ public final class ThreadedFeedSocket: FeedSocket {
   public func connect(onMessage: @escaping @Sendable (FeedMessage) -> Void) async {
     await withCheckedContinuation { (closed: CheckedContinuation<Void, Never>) in
       let socket = OtherThreads([
-        { [scenario, count, delivered] in
+        { [self, scenario, count] in
           // What the callback starts is the scenario's work, so that settling waits for it.
           for sequence in 1...count {
             scenario.step { onMessage(FakeFeedSocket.message(sequence)) }
