@@ -163,7 +163,8 @@ struct QuoteStoreWorld: ExplorationWorld {
   }
 
   /// For every symbol, the quote shown is the answer to the newest request whose answer has
-  /// arrived, whatever order the answers came in; a failed request replaces nothing.
+  /// arrived, whatever order the answers came in and whether its price rose or fell; a failed
+  /// request replaces nothing.
   func checkPromise(_ moment: Moment<Self>) async {
     guard !moment.someoneIsHeld else { return }
     let records = source.requests.records
@@ -173,7 +174,9 @@ struct QuoteStoreWorld: ExplorationWorld {
           && moment.callers.contains { $0.name == record.caller && $0.hasFinished }
       }
       let newest = arrived.max { $0.number < $1.number }
-      let expected = newest.map { FakeQuoteSource.quote(number: $0.number, symbol: symbol) }
+      let expected = newest.map {
+        FakeQuoteSource.quote(number: $0.number, symbol: symbol, lower: $0.outcome == "lower")
+      }
       let shown = await store.quote(for: symbol)
       moment.expect(
         shown == expected, "the newest answer is shown",
