@@ -8,8 +8,10 @@ import Testing
 /// moment it tries each thing that could happen next, depth first, in a fixed order:
 /// - a caller who has not called yet makes its call;
 /// - the world takes a step of its own ("deliver", "close");
-/// - a waiting request finishes, with each outcome its fake knows, and optionally with its caller
-///   held in the gap between the answer and its resuming;
+/// - a waiting request finishes, with each outcome its fake knows (a cancelled request that winds
+///   down, with each way its fake says a cancelled request may end, such as
+///   `URLError.cancelled`), and optionally with its caller held in the gap between the answer and
+///   its resuming;
 /// - any caller who has not returned is held: whatever would resume it next waits, whether that
 ///   is its own request's answer, the end of work it joined, or a hold point inside synchronous
 ///   work (``Scenario/holdPoint(_:)``), while the others run;
@@ -618,10 +620,9 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
     where reorderingsLeft > 0 || record.startedAt == oldestWaiting {
       let sameCaller = waiting.count { $0.1.caller == record.caller }
       let key = sameCaller > 1 ? Choice.compact(record.key) : nil
+      let windsDown = record.wasCancelled && requests.cancellation != .isIgnored
       let outcomes =
-        record.wasCancelled && requests.cancellation != .isIgnored
-        ? [Requests.cancelled]
-        : requests.outcomes.enumerated().filter {
+        (windsDown ? requests.cancelledOutcomes : requests.outcomes).enumerated().filter {
           $0.offset == 0 || unusual < bounds.unusualOutcomes
         }
         .map(\.element)
@@ -696,9 +697,10 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
         return waiting.isEmpty
           ? "\(who) has no request waiting" : "\(who) has no request for \(key ?? "") waiting"
       }
-      if !requests.outcomes.contains(outcome) && outcome != Requests.cancelled {
+      if !requests.outcomes.contains(outcome) && !requests.cancelledOutcomes.contains(outcome) {
         return "a \(requests.noun) cannot end as `\(outcome)`; it knows "
-          + requests.outcomes.map { "`\($0)`" }.joined(separator: ", ")
+          + (requests.outcomes + requests.cancelledOutcomes).map { "`\($0)`" }.joined(
+            separator: ", ")
       }
       if hold && used.holds >= bounds.holds {
         return "this exploration holds a caller at most \(bounds.holds) times in a schedule"
