@@ -38,7 +38,8 @@ import Testing
 ///   holding it, unless nothing else could happen, and then it is the only choice.
 ///
 /// Everything else is bounded, not pruned (``ExplorationBounds``): how many outcomes other than the
-/// usual, holds, cancellations, answers out of order and task orders one schedule may have. Two
+/// usual, holds, cancellations, answers out of order and task orders one schedule may have, and,
+/// where a world asks, whether one caller's cancelled requests wind down only oldest first. Two
 /// jobs of the same actor never commute, and the scheduler cannot see which actor a job touches,
 /// so it does not reorder jobs that might not conflict; that is where a reduction such as DPOR
 /// would prune more.
@@ -621,6 +622,14 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
       let sameCaller = waiting.count { $0.1.caller == record.caller }
       let key = sameCaller > 1 ? Choice.compact(record.key) : nil
       let windsDown = record.wasCancelled && requests.cancellation != .isIgnored
+      if windsDown && bounds.cancelledRequestsEndOldestFirst
+        && waiting.contains(where: { other in
+          other.0 === requests && other.1.caller == record.caller && other.1.wasCancelled
+            && other.1.startedAt < record.startedAt
+        })
+      {
+        continue
+      }
       let outcomes =
         (windsDown ? requests.cancelledOutcomes : requests.outcomes).enumerated().filter {
           $0.offset == 0 || unusual < bounds.unusualOutcomes
@@ -858,6 +867,11 @@ public struct ExplorationBounds: Sendable {
   /// How many times one schedule may let a ready task other than the oldest run first, where
   /// several tasks that no caller runs in its own lane (`Task {}` bodies) are ready together.
   public var taskOrders: Int
+  /// Whether the cancelled requests of one caller that wind down (``Requests/Cancellation``) end
+  /// in the order they started, rather than in every order. A world whose caller cancels several
+  /// requests at once sets it to keep the schedules few; the requests still wind down at any
+  /// moment, among the other choices.
+  public var cancelledRequestsEndOldestFirst: Bool
   /// The most steps one schedule may take before the actor counts as never coming to an end.
   public var steps: Int
   /// The most schedules one exploration runs.
@@ -865,9 +879,11 @@ public struct ExplorationBounds: Sendable {
 
   public init(
     unusualOutcomes: Int = 1, holds: Int = 1, cancellations: Int = 0, reorderings: Int? = nil,
-    taskOrders: Int = 1, steps: Int = 60, schedules: Int = 20_000
+    taskOrders: Int = 1, cancelledRequestsEndOldestFirst: Bool = false, steps: Int = 60,
+    schedules: Int = 20_000
   ) {
     self.taskOrders = taskOrders
+    self.cancelledRequestsEndOldestFirst = cancelledRequestsEndOldestFirst
     self.unusualOutcomes = unusualOutcomes
     self.holds = holds
     self.cancellations = cancellations
