@@ -159,7 +159,9 @@ struct DashboardGuardTests {
 
 @Suite("Chapter 08: every interleaving", .exposesBug)
 struct DashboardExplorationTests {
-  @Test("A reload, with its panels answering in every order and way, keeps the promise")
+  @Test(
+    "A reload, its panels answering in every order, at most one failing, cancelled at any moment, keeps the promise"
+  )
   func everyInterleavingKeepsThePromise() async {
     await Exploration(
       DashboardWorld.self, calls: [MethodCall("load()", key: "the dashboard")],

@@ -143,7 +143,9 @@ struct AvatarLoaderGuardTests {
 
 @Suite("Chapter 09: every interleaving", .exposesBug)
 struct AvatarLoaderExplorationTests {
-  @Test("Three rows, cancelled in every order, share downloads and leave alone")
+  @Test(
+    "Three rows, with at most one unusual outcome and one cancellation, share downloads and leave alone"
+  )
   func everyInterleavingKeepsThePromise() async {
     let row = ImageCall("avatar(at:)", .cat)
     await Exploration(

@@ -1,4 +1,4 @@
-// Expected to fail: A reload, with its panels answering in every order and way, keeps the promise
+// Expected to fail: A reload, its panels answering in every order, at most one failing, cancelled at any moment, keeps the promise
 // Loads each panel in a task of its own and cancels them all on an error or a cancellation, but
 // throws at once: a cancelled request that takes a moment to wind down still runs after load()
 // has thrown.

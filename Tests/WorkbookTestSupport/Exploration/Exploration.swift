@@ -516,7 +516,9 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
       let end = Self.plainestEnding(of: open, plainOutcomes: plain, endingSteps: ending)
       switch choose(open, end) {
       case .take(let choice):
-        guard taken.count < bounds.steps else {
+        // Only what is decided at settled moments counts: an actor that starts many tasks makes
+        // many picks of the oldest ready task, none of which is a step of the schedule.
+        guard taken.count(where: \.isSettledChoice) < bounds.steps else {
           return finish(
             .broken(
               BrokenPromise(
@@ -872,7 +874,8 @@ public struct ExplorationBounds: Sendable {
   /// requests at once sets it to keep the schedules few; the requests still wind down at any
   /// moment, among the other choices.
   public var cancelledRequestsEndOldestFirst: Bool
-  /// The most steps one schedule may take before the actor counts as never coming to an end.
+  /// The most steps one schedule may take before the actor counts as never coming to an end:
+  /// choices made at settled moments, not the order of ready tasks.
   public var steps: Int
   /// The most schedules one exploration runs.
   public var schedules: Int
