@@ -127,7 +127,9 @@ struct QuoteStoreGuardTests {
 
 @Suite("Chapter 07: every interleaving", .exposesBug)
 struct QuoteStoreExplorationTests {
-  @Test("Overlapping refreshes, answered in every order, always show the newest answer")
+  @Test(
+    "Overlapping refreshes, answered in every order, at most one failing or lower, always show the newest answer"
+  )
   func everyInterleavingKeepsThePromise() async {
     await Exploration(
       QuoteStoreWorld.self, calls: [.refresh("ACME"), .refresh("ACME"), .refresh("GLOBEX")],
