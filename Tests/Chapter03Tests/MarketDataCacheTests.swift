@@ -210,7 +210,7 @@ struct MarketDataGuardTests {
 
 @Suite("Chapter 03: every interleaving", .exposesBug)
 struct MarketDataExplorationTests {
-  @Test("Three reads and a change of book, in every order, never keep an old book")
+  @Test("Three reads and a change of book at any point between them never keep an old book")
   func everyInterleavingKeepsThePromise() async {
     let read = MethodCall("snapshot()", key: "the order book")
     await Exploration(

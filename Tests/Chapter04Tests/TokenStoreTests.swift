@@ -221,7 +221,7 @@ struct TokenStoreGuardTests {
 
 @Suite("Chapter 04: every interleaving", .exposesBug)
 struct TokenStoreExplorationTests {
-  @Test("Rejections of one token, reported in every order, cost one refresh")
+  @Test("Three reports of one refused token, with one refresh failing or none, cost one refresh")
   func everyInterleavingKeepsThePromise() async {
     let report = MethodCall("accessToken(replacing: access-0)", key: "the access token")
     await Exploration(TokenStoreWorld.self, calls: [report, report, report]).run()

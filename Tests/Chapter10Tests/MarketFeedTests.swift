@@ -134,7 +134,7 @@ struct MarketFeedGuardTests {
 
 @Suite("Chapter 10: every interleaving", .exposesBug)
 struct MarketFeedExplorationTests {
-  @Test("Three messages, delivered and written in every order, are applied once and in order")
+  @Test("Three messages, delivered and written in every order and held at most once, are applied once and in order")
   func everyInterleavingKeepsThePromise() async {
     await Exploration(MarketFeedWorld.self, calls: [MethodCall("run()")]).run()
   }

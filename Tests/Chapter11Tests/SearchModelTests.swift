@@ -144,7 +144,7 @@ struct SearchModelGuardTests {
 
 @Suite("Chapter 11: every interleaving", .exposesBug)
 struct SearchModelExplorationTests {
-  @Test("Typing three queries, answered in every order and way, never shows older hits")
+  @Test("Typing three queries, answered in every order and none failing, never shows older hits")
   func everyInterleavingKeepsThePromise() async {
     await Exploration(
       SearchScreenWorld.self, calls: [.typing("s"), .typing("sw"), .typing("swi")],
@@ -153,7 +153,7 @@ struct SearchModelExplorationTests {
     ).run()
   }
 
-  @Test("Typing on while a search decodes its answer, in every order, never shows older hits")
+  @Test("Typing on while one search is held in its decode never shows older hits")
   func everyInterleavingOfADecodeKeepsThePromise() async {
     await Exploration(
       SearchScreenWorld.self, calls: [.typing("s"), .typing("sw")],

@@ -266,7 +266,8 @@ struct StatementLoaderGuardTests {
 @Suite("Chapter 12: every interleaving", .exposesBug)
 struct StatementLoaderExplorationTests {
   @Test(
-    "Two callers of one month, answered, cancelled and held in every order, each hear back once")
+    "Two callers of one month each hear back once: fetches answered oldest first, at most one unusual answer, one hold, one cancellation"
+  )
   func everyInterleavingKeepsThePromise() async {
     // A schedule may resume a continuation twice; in a process of its own, that ends this test,
     // not the whole run.
@@ -316,11 +317,11 @@ struct StatementLoaderWorld: ExplorationWorld {
   }
 
   /// Every caller hears back exactly once: with what its own fetch answered (the statement, the
-  /// error, an error when the service holds no statement, and for a fetch that answers twice
-  /// either the timeout or the late statement), or with `CancellationError` once its task is
-  /// cancelled, at once, and then its fetch is called off. A caller whose fetch has answered, or whose task is
-  /// cancelled, is not left waiting; no fetch runs on for a cancelled caller, and no other
-  /// caller's fetch is called off.
+  /// error, an error when the service holds no statement, the timeout for a fetch that times out,
+  /// and for a fetch that answers twice either the timeout or the late statement), or with
+  /// `CancellationError` once its task is cancelled, at once, and then its fetch is called off. A
+  /// caller whose fetch has answered, or whose task is cancelled, is not left waiting; no fetch
+  /// runs on for a cancelled caller, and no other caller's fetch is called off.
   func checkPromise(_ moment: Moment<Self>) async {
     for caller in moment.callers {
       let month = moment.call(of: caller).month
@@ -391,6 +392,7 @@ struct StatementLoaderWorld: ExplorationWorld {
       case "neither": (caller.error != nil, "an error: the service holds no statement")
       case "twice":
         (caller.error is LegacyTimeout || got == statement, "LegacyTimeout, or the statement")
+      case "timeout": (caller.error is LegacyTimeout, "LegacyTimeout")
       default: (caller.wasCancelled, "CancellationError, its fetch having been called off")
       }
     moment.expect(

@@ -41,9 +41,9 @@ public final class Callers<Value: Sendable>: Sendable {
   /// to run, as ``onOtherThreads(_:)`` does.
   ///
   /// The timeline records the cancellation now. The closure itself only cancels the tasks: were it
-  /// to record anything, the lock that guards the timeline would order the cancelling thread after
-  /// every other thread that recorded before it, and the Thread Sanitizer could no longer see a
-  /// race between them.
+  /// to record anything, the lock that guards the timeline would order everything another thread
+  /// did before it last recorded ahead of everything the cancelling thread does after, and the
+  /// Thread Sanitizer would miss a race between those accesses.
   public func cancellation(_ only: String...) -> @Sendable () -> Void {
     let chosen = only.isEmpty ? names : only
     scenario.recordTestStep("cancels \(chosen.joined(separator: ", ")) on another thread")

@@ -1,3 +1,4 @@
+import Foundation
 import Services
 import Testing
 
@@ -5,6 +6,9 @@ import Testing
 public func describe(_ value: Any) -> String {
   if value is CancellationError {
     return "CancellationError"
+  }
+  if let error = value as? URLError, error.code == .cancelled {
+    return "URLError(.cancelled)"
   }
   if let value = value as? any CustomTestStringConvertible {
     return value.testDescription

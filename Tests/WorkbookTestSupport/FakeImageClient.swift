@@ -29,6 +29,16 @@ public final class FakeImageClient: ImageClient, FakeService {
     set { requests.defaultOutcome = newValue.rawValue }
   }
 
+  /// How a cancelled download ends when it ends the way `URLSession`'s do: throwing
+  /// `URLError(.cancelled)`, not Swift's `CancellationError`.
+  public static let cancelledLikeURLSession = "URLError.cancelled"
+
+  /// Lets a cancelled download that winds down also end as ``cancelledLikeURLSession``, so that
+  /// the explorer tries both errors a cancelled download may throw.
+  public func mayEndCancelledLikeURLSession() {
+    requests.mayEndCancelled(as: Self.cancelledLikeURLSession) { URLError(.cancelled) }
+  }
+
   /// How many downloads of `url` have started.
   public func downloads(of url: URL) -> Int {
     requests.started(for: url.lastPathComponent)

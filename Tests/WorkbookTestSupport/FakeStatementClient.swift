@@ -6,7 +6,8 @@ import Testing
 /// - `statement`: with statement number *n*, for fetch *n*;
 /// - `error`: with a ``FakeNetworkError``;
 /// - `neither`: with no statement and no error, as for a month the service holds nothing for;
-/// - `twice`: with a ``LegacyTimeout``, and then with the statement after all.
+/// - `twice`: with a ``LegacyTimeout``, and then with the statement after all;
+/// - `timeout`: with a ``LegacyTimeout`` only, the statement never arriving.
 ///
 /// A cancelled fetch never calls back, as the real client promises.
 public final class FakeStatementClient: LegacyStatementClient, FakeService {
@@ -16,7 +17,8 @@ public final class FakeStatementClient: LegacyStatementClient, FakeService {
   public init(_ scenario: Scenario) {
     self.scenario = scenario
     requests = Requests(
-      noun: "fetch", outcomes: ["statement", "error", "neither", "twice"], scenario: scenario)
+      noun: "fetch", outcomes: ["statement", "error", "neither", "twice", "timeout"],
+      scenario: scenario)
   }
 
   /// The fetches that are still running: started, not answered, and not called off.
@@ -55,6 +57,7 @@ public final class FakeStatementClient: LegacyStatementClient, FakeService {
     case "neither": ([(nil, nil)], "finds no statement")
     case "twice":
       ([(nil, LegacyTimeout()), (statement, nil)], "times out, then the statement arrives")
+    case "timeout": ([(nil, LegacyTimeout())], "times out, and the statement never arrives")
     default: ([(statement, nil)], "returns \(describe(statement))")
     }
   }

@@ -5,10 +5,11 @@ import Synchronization
 /// every one of them has finished.
 ///
 /// For code that other threads call in production: a completion handler that a legacy client
-/// calls on its own thread, a cancellation handler that runs on the thread that cancels, a
-/// socket's callback. On the scheduler's one thread such calls can never overlap; here they can,
-/// so state they share without a lock is a data race that the Thread Sanitizer reports
-/// (`swift test --sanitize=thread`), even in a run where the calls happen not to collide.
+/// calls on its own thread, a cancellation handler, which runs on the cancelling thread when the
+/// cancellation finds it installed, a socket's callback. On the scheduler's one thread such calls
+/// can never overlap; here they can, so state they share with nothing ordering their accesses is
+/// a data race, which the Thread Sanitizer (`Scripts/check-threads`) can report even in a run
+/// where the calls did not overlap.
 ///
 /// The bodies must not wait for the scheduler: they run beside it, not on it.
 public func onOtherThreads(_ bodies: [@Sendable () -> Void]) async {
@@ -53,11 +54,11 @@ public final class OtherThreads: Sendable {
   /// Blocks the calling thread until every body has finished, without ordering what it does next
   /// after what they did.
   ///
-  /// Any lock, semaphore or continuation that the waiting thread meets the bodies through tells
-  /// the Thread Sanitizer that their work comes first, and a race between the two sides is hidden.
-  /// This waits by watching a relaxed atomic counter, which orders nothing: a job that calls it
-  /// goes on only once the other threads are done, and the sanitizer still sees every access of
-  /// theirs and the job's as unordered. For a job that starts threads and must let them act
+  /// Waiting for the bodies through a lock, or anything else that synchronises, would tell the
+  /// Thread Sanitizer that their work comes first, and a race between the two sides would drop out
+  /// of its report. This waits by watching a relaxed atomic counter, which orders nothing: what the
+  /// job does after it stays unordered with what the bodies did. What the job did before it
+  /// started them is ordered before them by the start of their threads. For a job that starts threads and must let them act
   /// before it goes on. Gives up after a second, so that a body that waits for the job cannot hang
   /// the test.
   public func waitWithoutOrdering() {

@@ -53,6 +53,8 @@ public final class Requests: Sendable {
     var released: [Int: String?] = [:]
     var waiting: [Int: Answer] = [:]
     var cancellation = Cancellation.throwsAtOnce
+    /// The ways a cancelled request may end besides `cancelled`, each with the error it throws.
+    var otherCancellations: [(outcome: String, error: @Sendable () -> any Error)] = []
     var defaultOutcome: String
   }
 
@@ -109,6 +111,29 @@ public final class Requests: Sendable {
     set { state.withLock { $0.cancellation = newValue } }
   }
 
+  /// The ways a request whose task was cancelled may end, when the test lets it wind down:
+  /// ``cancelled``, throwing `CancellationError`, and those added with
+  /// ``mayEndCancelled(as:throwing:)``.
+  public var cancelledOutcomes: [String] {
+    [Self.cancelled] + state.value.otherCancellations.map(\.outcome)
+  }
+
+  /// Lets a request whose task was cancelled also end as `outcome`, throwing `error()` instead of
+  /// `CancellationError`, as a client built on `URLSession` throws `URLError(.cancelled)`. A
+  /// request that throws at once when cancelled still throws `CancellationError`; one that winds
+  /// down ends in whichever of ``cancelledOutcomes`` the test chooses when it releases it.
+  public func mayEndCancelled(
+    as outcome: String, throwing error: @escaping @Sendable () -> any Error
+  ) {
+    precondition(!outcomes.contains(outcome), "\(noun) already has an outcome \(outcome)")
+    state.withLock { $0.otherCancellations.append((outcome, error)) }
+  }
+
+  /// The error a cancelled request that ends as `outcome` throws.
+  private func cancellationError(for outcome: String) -> any Error {
+    state.value.otherCancellations.first { $0.outcome == outcome }?.error() ?? CancellationError()
+  }
+
   public func started(for key: String) -> Int {
     state.value.perKey[key, default: 0]
   }
@@ -161,11 +186,15 @@ public final class Requests: Sendable {
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
         let answer: Answer = { cancelled, chosen in
-          let outcome = cancelled ? Self.cancelled : chosen ?? self.defaultOutcome
+          let outcome =
+            cancelled
+            ? chosen.flatMap { self.cancelledOutcomes.contains($0) ? $0 : nil } ?? Self.cancelled
+            : chosen ?? self.defaultOutcome
           self.finish(number, outcome: outcome)
           guard !cancelled else {
             self.state.withLock { $0.records[number - 1].threw = true }
-            return { continuation.resume(throwing: CancellationError()) }
+            let error = self.cancellationError(for: outcome)
+            return { continuation.resume(throwing: error) }
           }
           do {
             let (response, summary) = try respond(number, outcome)
@@ -246,9 +275,12 @@ public final class Requests: Sendable {
   }
 
   /// Lets request `number` finish with `outcome` (`nil`: the default), now if it is waiting or as
-  /// soon as it starts; the others keep waiting.
+  /// soon as it starts; the others keep waiting. A request whose task was cancelled ends as one of
+  /// ``cancelledOutcomes`` (`nil`, or an outcome that is not one of them: ``cancelled``).
   public func release(_ number: Int, as outcome: String? = nil) {
-    precondition(outcome.map(outcomes.contains) ?? true, "\(noun) has no outcome \(outcome!)")
+    precondition(
+      outcome.map { outcomes.contains($0) || cancelledOutcomes.contains($0) } ?? true,
+      "\(noun) has no outcome \(outcome!)")
     let (answer, cancelled) = state.withLock { state in
       state.released[number] = .some(outcome)
       return (
@@ -257,7 +289,10 @@ public final class Requests: Sendable {
           && state.cancellation != .isIgnored
       )
     }
-    let how = cancelled ? "wind down" : outcome.map { "finish (\($0))" } ?? "finish"
+    let how =
+      cancelled
+      ? "wind down" + (outcome.map { cancelledOutcomes.contains($0) ? " (\($0))" : "" } ?? "")
+      : outcome.map { "finish (\($0))" } ?? "finish"
     scenario.recordTestStep("lets \(noun) #\(number) \(how)")
     if let answer {
       let resume = answer(cancelled, outcome)

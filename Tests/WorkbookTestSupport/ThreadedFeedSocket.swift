@@ -55,9 +55,10 @@ public final class ThreadedFeedSocket: FeedSocket {
 /// has delivered the message after it.
 ///
 /// The feed writes a message in the middle of its own work, so every delivery after the first
-/// lands while the feed is busy, however the two threads are scheduled; and since the journal
-/// waits without ordering anything, the Thread Sanitizer sees every access that the socket's
-/// callback and the feed share unsynchronised, whether or not they collide.
+/// lands while the feed is busy (unless the wait gives up after a second); and since the journal
+/// waits without ordering anything, what the feed does while it waits stays unordered with the
+/// socket's next callback, and the Thread Sanitizer can report the state they share even in a run
+/// where they did not overlap.
 public final class PacedFeedJournal: FeedJournal {
   private let socket: ThreadedFeedSocket
   private let written = Locked<[Int]>([])

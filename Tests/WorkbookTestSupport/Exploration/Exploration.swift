@@ -8,8 +8,10 @@ import Testing
 /// moment it tries each thing that could happen next, depth first, in a fixed order:
 /// - a caller who has not called yet makes its call;
 /// - the world takes a step of its own ("deliver", "close");
-/// - a waiting request finishes, with each outcome its fake knows, and optionally with its caller
-///   held in the gap between the answer and its resuming;
+/// - a waiting request finishes, with each outcome its fake knows (a cancelled request that winds
+///   down, with each way its fake says a cancelled request may end, such as
+///   `URLError.cancelled`), and optionally with its caller held in the gap between the answer and
+///   its resuming;
 /// - any caller who has not returned is held: whatever would resume it next waits, whether that
 ///   is its own request's answer, the end of work it joined, or a hold point inside synchronous
 ///   work (``Scenario/holdPoint(_:)``), while the others run;
@@ -36,7 +38,8 @@ import Testing
 ///   holding it, unless nothing else could happen, and then it is the only choice.
 ///
 /// Everything else is bounded, not pruned (``ExplorationBounds``): how many outcomes other than the
-/// usual, holds, cancellations, answers out of order and task orders one schedule may have. Two
+/// usual, holds, cancellations, answers out of order and task orders one schedule may have, and,
+/// where a world asks, whether one caller's cancelled requests wind down only oldest first. Two
 /// jobs of the same actor never commute, and the scheduler cannot see which actor a job touches,
 /// so it does not reorder jobs that might not conflict; that is where a reduction such as DPOR
 /// would prune more.
@@ -515,7 +518,9 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
       let end = Self.plainestEnding(of: open, plainOutcomes: plain, endingSteps: ending)
       switch choose(open, end) {
       case .take(let choice):
-        guard taken.count < bounds.steps else {
+        // Only what is decided at settled moments counts: an actor that starts many tasks makes
+        // many picks of the oldest ready task, none of which is a step of the schedule.
+        guard taken.count(where: \.isSettledChoice) < bounds.steps else {
           return finish(
             .broken(
               BrokenPromise(
@@ -620,10 +625,17 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
     where reorderingsLeft > 0 || record.startedAt == oldestWaiting {
       let sameCaller = waiting.count { $0.1.caller == record.caller }
       let key = sameCaller > 1 ? Choice.compact(record.key) : nil
+      let windsDown = record.wasCancelled && requests.cancellation != .isIgnored
+      if windsDown && bounds.cancelledRequestsEndOldestFirst
+        && waiting.contains(where: { other in
+          other.0 === requests && other.1.caller == record.caller && other.1.wasCancelled
+            && other.1.startedAt < record.startedAt
+        })
+      {
+        continue
+      }
       let outcomes =
-        record.wasCancelled && requests.cancellation != .isIgnored
-        ? [Requests.cancelled]
-        : requests.outcomes.enumerated().filter {
+        (windsDown ? requests.cancelledOutcomes : requests.outcomes).enumerated().filter {
           $0.offset == 0 || unusual < bounds.unusualOutcomes
         }
         .map(\.element)
@@ -698,9 +710,10 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
         return waiting.isEmpty
           ? "\(who) has no request waiting" : "\(who) has no request for \(key ?? "") waiting"
       }
-      if !requests.outcomes.contains(outcome) && outcome != Requests.cancelled {
+      if !requests.outcomes.contains(outcome) && !requests.cancelledOutcomes.contains(outcome) {
         return "a \(requests.noun) cannot end as `\(outcome)`; it knows "
-          + requests.outcomes.map { "`\($0)`" }.joined(separator: ", ")
+          + (requests.outcomes + requests.cancelledOutcomes).map { "`\($0)`" }.joined(
+            separator: ", ")
       }
       if hold && used.holds >= bounds.holds {
         return "this exploration holds a caller at most \(bounds.holds) times in a schedule"
@@ -858,16 +871,24 @@ public struct ExplorationBounds: Sendable {
   /// How many times one schedule may let a ready task other than the oldest run first, where
   /// several tasks that no caller runs in its own lane (`Task {}` bodies) are ready together.
   public var taskOrders: Int
-  /// The most steps one schedule may take before the actor counts as never coming to an end.
+  /// Whether the cancelled requests of one caller that wind down (``Requests/Cancellation``) end
+  /// in the order they started, rather than in every order. A world whose caller cancels several
+  /// requests at once sets it to keep the schedules few; the requests still wind down at any
+  /// moment, among the other choices.
+  public var cancelledRequestsEndOldestFirst: Bool
+  /// The most steps one schedule may take before the actor counts as never coming to an end:
+  /// choices made at settled moments, not the order of ready tasks.
   public var steps: Int
   /// The most schedules one exploration runs.
   public var schedules: Int
 
   public init(
     unusualOutcomes: Int = 1, holds: Int = 1, cancellations: Int = 0, reorderings: Int? = nil,
-    taskOrders: Int = 1, steps: Int = 60, schedules: Int = 20_000
+    taskOrders: Int = 1, cancelledRequestsEndOldestFirst: Bool = false, steps: Int = 60,
+    schedules: Int = 20_000
   ) {
     self.taskOrders = taskOrders
+    self.cancelledRequestsEndOldestFirst = cancelledRequestsEndOldestFirst
     self.unusualOutcomes = unusualOutcomes
     self.holds = holds
     self.cancellations = cancellations

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The parts of a promise that several chapters make, written once.
 ///
 /// Each speaks of the callers of one key (``ExploredCall/key``: `cat.png`, the order book, a
@@ -111,8 +113,7 @@ extension Moment {
     let records = requests.records
     for (caller, key) in keyed {
       // Cancellation is not a request's failure; the chapters that cancel say what it must do.
-      guard let finished = caller.finishedAt, let error = caller.error,
-        !(error is CancellationError)
+      guard let finished = caller.finishedAt, let error = caller.error, !isCancellation(error)
       else { continue }
       // The failure may come from a request still running when the caller asked, or from one
       // that had failed but whose own caller had not yet resumed to hear of it: to the actor, that
@@ -157,6 +158,12 @@ extension Moment {
         is running\(behind). Callers of different keys should not wait for each other.
         """)
     }
+  }
+
+  /// Whether `error` says that work was cancelled: Swift's `CancellationError`, or the
+  /// `URLError(.cancelled)` that `URLSession` throws for a cancelled transfer.
+  public func isCancellation(_ error: (any Error)?) -> Bool {
+    error is CancellationError || (error as? URLError)?.code == .cancelled
   }
 
   /// ` (caller B's)`, naming whose work made a request.
