@@ -124,7 +124,7 @@ struct ImageCacheGuardTests {
 
 @Suite("Chapter 01: every interleaving", .exposesBug)
 struct ImageCacheExplorationTests {
-  @Test("Three callers, in every order and with at most one failed answer, agree on one image")
+  @Test("Three callers, in every order, one failed answer at most, agree on one image")
   func everyInterleavingKeepsThePromise() async {
     await Exploration(
       ImageCacheWorld.self, calls: [.image(.cat), .image(.cat), .image(.dog)],

@@ -194,7 +194,7 @@ struct InFlightGuardTests {
 
 @Suite("Chapter 02: every interleaving", .exposesBug)
 struct InFlightExplorationTests {
-  @Test("Three callers, in every order and with at most one failed answer, share one download and agree")
+  @Test("Three callers, in every order, one failed answer at most, share one download and agree")
   func everyInterleavingKeepsThePromise() async {
     await Exploration(
       ImageCacheWorld.self, calls: [.image(.cat), .image(.cat), .image(.dog)]

@@ -246,7 +246,7 @@ struct BuyingPowerGuardTests {
 
 @Suite("Chapter 06: every interleaving", .exposesBug)
 struct BuyingPowerExplorationTests {
-  @Test("Three orders, in every order and with at most one rejected or lost answer, never spend money twice")
+  @Test("Three orders, in every order, one answer at most rejected or lost, never overspend")
   func everyInterleavingKeepsThePromise() async {
     await Exploration(
       BuyingPowerWorld.self,

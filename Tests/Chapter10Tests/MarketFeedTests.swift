@@ -134,7 +134,7 @@ struct MarketFeedGuardTests {
 
 @Suite("Chapter 10: every interleaving", .exposesBug)
 struct MarketFeedExplorationTests {
-  @Test("Three messages, delivered and written in every order and held at most once, are applied once and in order")
+  @Test("Three messages, in every order and with one hold at most, are applied once and in order")
   func everyInterleavingKeepsThePromise() async {
     await Exploration(MarketFeedWorld.self, calls: [MethodCall("run()")]).run()
   }

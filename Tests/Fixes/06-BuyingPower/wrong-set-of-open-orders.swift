@@ -1,4 +1,4 @@
-// Expected to fail: Three orders, in every order and with at most one rejected or lost answer, never spend money twice
+// Expected to fail: Three orders, in every order, one answer at most rejected or lost, never overspend
 // Keeps the orders still open in a set and counts what they hold against the balance: two equal
 // orders open at once are one element of the set, and hold the money of one.
 import Services

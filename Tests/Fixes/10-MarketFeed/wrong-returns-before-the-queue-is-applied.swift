@@ -1,4 +1,4 @@
-// Expected to fail: Three messages, delivered and written in every order and held at most once, are applied once and in order
+// Expected to fail: Three messages, in every order and with one hold at most, are applied once and in order
 // One consumer loop in a `Task {}` that nobody awaits: run() returns as soon as the socket
 // closes, while messages already received may still wait to be written and applied.
 import Services
