@@ -59,9 +59,10 @@ struct LateRejectionTests {
         """
         Caller A's report of access-0 brought \(first), and caller B's report of \(first) \
         brought \(second). Then caller C reported access-0, for a request sent before either \
-        refresh: by then access-0 had been replaced twice over, yet C got \(late), and \
-        \(server.refreshes) refreshes reached the server in all. \(second), which B had just been \
-        given, \(server.currentAccessToken == second ? "still works" : "no longer works").
+        refresh: by then access-0 had been replaced by \(first), and \(first) by \(second), yet C \
+        got \(late), and \(server.refreshes) refreshes reached the server in all. The token B had \
+        just been given, \(second), \
+        \(server.currentAccessToken == second ? "still works" : "no longer works").
         """,
         correctly: "C gets access-2 as well, and refresh #2 stays the last refresh."
       )

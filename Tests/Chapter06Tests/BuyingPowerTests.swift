@@ -158,13 +158,14 @@ struct ReservationTests {
       scenario.explain(
         sent
           ? """
-          A's task was cancelled before A placed its order of $60.00, and the order still reached \
-          the exchange (\(result)), which may fill it; yet available was \
-          \(dollars(available.cents)), as if the $60.00 were free to spend again.
+          A's task was cancelled before A called place(_:) for its order of $60.00. A's call \
+          ended (\(result)), but its order had reached the exchange, which may still fill it; yet \
+          available was \(dollars(available.cents)), as if the $60.00 were free to spend again.
           """
           : """
-          A's task was cancelled before A placed its order of $60.00, and the order never reached \
-          the exchange (\(result)): nothing can ever be spent on it. Yet available was \
+          A's task was cancelled before A called place(_:) for its order of $60.00. A's call \
+          ended (\(result)) before any order reached the exchange: nothing can ever be spent on \
+          it. Yet available was \
           \(dollars(available.cents)): the $60.00 stayed out of reach for an order that does not \
           exist.
           """,

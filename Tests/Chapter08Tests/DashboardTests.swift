@@ -292,7 +292,7 @@ struct DashboardWorld: ExplorationWorld {
         let windingDown = panels.filter { $0.isInFlight && $0.wasCancelled }
         let live = panels.filter { $0.isInFlight && !$0.wasCancelled }
         moment.expect(
-          !windingDown.isEmpty && live.isEmpty, "a cancelled load returns at once",
+          !windingDown.isEmpty && live.isEmpty, "a cancelled load waits for no answer",
           """
           Caller \(load.name)'s load() was cancelled, but it had not returned once everything \
           else had settled\(live.isEmpty ? ", though every one of its requests had ended" : ": \(live.map(service.requests.name(of:)).joined(separator: ", ")) still ran, and it waited for \(live.count == 1 ? "that answer" : "those answers")").

@@ -49,7 +49,7 @@ import Testing
 /// that run:
 ///
 ///     WORKBOOK_REPLAY='02: A B A=image' WORKBOOK_CHAPTERS=02 \
-///       swift test --scratch-path .build/chapters
+///       swift test --scratch-path .build/chapters --filter everyInterleavingKeepsThePromise
 ///
 /// The same schedules run in the same order every time: the scheduler makes every run of a
 /// schedule the same run.
@@ -202,8 +202,10 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
         Comment(
           rawValue: """
             Step \(step + 1) of WORKBOOK_REPLAY, `\(choice)`, cannot happen \(before): \(why). \
-            \(instead) A schedule printed by this chapter's exploration replays as it ran then; \
-            if this one did, the actor now behaves differently at that step.
+            \(instead) A schedule replays as it ran when this exploration printed it; if this \
+            one came from this exploration, the actor now behaves differently at that step, and \
+            if it came from another exploration of the chapter, run only that one with the \
+            `--filter` its replay command names.
             \(drawTimeline(run.events))
             """), sourceLocation: sourceLocation)
     case .diverged(let message):
@@ -343,9 +345,12 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
       } ?? "The replayed schedule broke the promise (\(shownBroken.rule))."
     let which =
       given == nil ? "The schedule, shrunk to the steps that still break it" : "The schedule"
+    // A chapter may hold more than one exploration, and a schedule belongs to the one that
+    // printed it: the filter runs that test alone.
+    let test = Test.current.map { " --filter \($0.name.prefix { $0 != "(" })" } ?? ""
     let replay =
       "WORKBOOK_REPLAY='\(chapter): \(schedule)' WORKBOOK_CHAPTERS=\(chapter) swift test "
-      + "--scratch-path .build/chapters"
+      + "--scratch-path .build/chapters\(test)"
     Issue.record(
       Comment(
         rawValue: """
@@ -689,7 +694,8 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
     func unknown(_ name: String) -> String? {
       guard Self.index(of: name).map({ $0 < calls.count }) != true else { return nil }
       let last = Scenario.callerName(calls.count - 1)
-      return "this exploration's callers are A to \(last), and there is no \(name)"
+      let callers = calls.count == 1 ? "has one caller, A" : "has callers A to \(last)"
+      return "this exploration \(callers), and there is no \(name)"
     }
     switch choice {
     case .start(let name):
