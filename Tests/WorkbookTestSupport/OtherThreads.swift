@@ -24,7 +24,7 @@ public final class OtherThreads: Sendable {
   /// How many times a test repeats a meeting of threads: enough for the meetings this machine
   /// allows to vary, few enough to keep a run quick under the Thread Sanitizer, which looks for
   /// accesses that nothing orders, not for collisions.
-  public static let rounds = 50
+  public static let rounds = 20
 
   private let left: Locked<(running: Int, waiting: [CheckedContinuation<Void, Never>])>
   private let ended: Ended
