@@ -26,6 +26,13 @@ public final class OtherThreads: Sendable {
   /// accesses that nothing orders, not for collisions.
   public static let rounds = 20
 
+  /// Whether this run is `Scripts/check-threads`'s, built with the Thread Sanitizer: a test that
+  /// runs its threads in a process of its own, to survive a crash, can run them in place then,
+  /// since that run is a process of its own already.
+  public static var areSanitized: Bool {
+    ProcessInfo.processInfo.environment["WORKBOOK_SANITIZER"] == "thread"
+  }
+
   private let left: Locked<(running: Int, waiting: [CheckedContinuation<Void, Never>])>
   private let ended: Ended
 
