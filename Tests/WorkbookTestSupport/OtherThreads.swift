@@ -21,10 +21,10 @@ public func onOtherThreads(_ bodies: [@Sendable () -> Void]) async {
 /// Unlike ``onOtherThreads(_:)``, starting them does not wait: the thread that starts them goes
 /// on with what it was doing, such as the rest of an actor's job, while they run.
 public final class OtherThreads: Sendable {
-  /// How many times a test repeats a meeting of threads: enough for the meetings this machine
-  /// allows to vary, few enough to keep a run quick under the Thread Sanitizer, which looks for
-  /// accesses that nothing orders, not for collisions.
-  public static let rounds = 20
+  /// How many times a test repeats a meeting of threads: in a plain run, a few, since a plain
+  /// run sees a race only when it bites; under the Thread Sanitizer, which can report a race in any
+  /// round but may miss it in one, many more, which cost it a fraction of a second.
+  public static var rounds: Int { areSanitized ? 100 : 20 }
 
   /// Whether this run is `Scripts/check-threads`'s, built with the Thread Sanitizer: a test that
   /// runs its threads in a process of its own, to survive a crash, can run them in place then,
