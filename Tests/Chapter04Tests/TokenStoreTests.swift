@@ -222,10 +222,14 @@ struct TokenStoreGuardTests {
 
 @Suite("Chapter 04: every interleaving", .exposesBug)
 struct TokenStoreExplorationTests {
-  @Test("Three reports of one refused token, with one refresh failing or none, cost one refresh")
+  @Test(
+    "Three reports of a refused token, at most one failure and one cancellation, cost one refresh")
   func everyInterleavingKeepsThePromise() async {
     let report = MethodCall("accessToken(replacing: access-0)", key: "the access token")
-    await Exploration(TokenStoreWorld.self, calls: [report, report, report]).run()
+    await Exploration(
+      TokenStoreWorld.self, calls: [report, report, report],
+      bounds: ExplorationBounds(cancellations: 1)
+    ).run()
   }
 }
 
@@ -249,9 +253,22 @@ struct TokenStoreWorld: ExplorationWorld {
   /// access-0 is replaced once: callers who report it while it is current share one refresh, and
   /// a caller who reports it after it was replaced gets the current token without a refresh; no
   /// caller is handed back access-0; no refresh token is presented twice; a failed refresh reaches
-  /// only the callers waiting for it.
+  /// only the callers waiting for it; and a caller's cancellation ends no other caller's call.
   func checkPromise(_ moment: Moment<Self>) async {
     let records = server.requests.records
+    for caller in moment.callers where !caller.wasCancelled && caller.error is CancellationError {
+      let cancelled = moment.callers.filter(\.wasCancelled).map(\.name)
+      let calledOff = records.filter(\.wasCancelled).map(server.requests.name(of:))
+      moment.expect(
+        false, "one caller's cancellation ends no other call",
+        """
+        Caller \(caller.name) was not cancelled, yet its call ended with CancellationError: \
+        caller \(cancelled.joined(separator: " and ")) was cancelled\(calledOff.isEmpty ? "" : ", and with it \(calledOff.joined(separator: " and "))"), \
+        while \(caller.name) was waiting for the token. Expected \(caller.name) to get a token \
+        the API accepts, or the error of a refresh that failed: one caller giving up leaves the \
+        others still needing the token.
+        """)
+    }
     for caller in moment.callers where caller.value(as: String.self) == "access-0" {
       let failed = records.last { $0.threw && ($0.answeredAt ?? .max) < caller.startedAt }
       let why =

@@ -214,6 +214,36 @@ struct BuyingPowerGuardTests {
     )
   }
 
+  @Test("An order the exchange rejects gives its money back, though its caller was cancelled")
+  func rejectedOrderOfACancelledCallerIsRefunded() async throws {
+    let scenario = Scenario()
+    let exchange = FakeExchange(scenario)
+    exchange.answersCancelledOrders = true
+    let account = BuyingPower(available: 10_000, exchange: exchange)
+
+    let order = scenario.start(1, "place(60 ACME, $60.00)") {
+      try await account.place(sixtyDollars)
+    }
+    try await scenario.settle()
+    order.cancel()
+    try await scenario.settle()
+    exchange.requests.release(1, as: "reject")
+    let result = try await order.results()[0]
+    let available = try await scenario.call("available") { Money(cents: await account.available) }
+
+    #expect(
+      available == Money(cents: 10_000),
+      scenario.explain(
+        """
+        A's task was cancelled while its order of $60.00 was at the exchange, and the exchange \
+        answered the order all the same: it rejected it (\(result)), so nothing will ever be \
+        spent on it. Yet available was \(dollars(available.cents)).
+        """,
+        correctly: "the rejected order costs nothing, and $100.00 is available."
+      )
+    )
+  }
+
   @Test("Orders the account can afford go to the exchange at the same time")
   func affordableOrdersAreNotSerialised() async throws {
     let scenario = Scenario()

@@ -17,6 +17,14 @@ public final class FakeExchange: Exchange, FakeService {
     set { requests.defaultOutcome = newValue ? "reject" : "accept" }
   }
 
+  /// Whether an order whose caller is cancelled is still answered, accepted or rejected, as an
+  /// exchange answers that has already started on it. By default the caller's wait ends at once,
+  /// throwing `CancellationError`.
+  public var answersCancelledOrders: Bool {
+    get { requests.cancellation == .isIgnored }
+    set { requests.cancellation = newValue ? .isIgnored : .throwsAtOnce }
+  }
+
   /// How many orders reached the exchange.
   public var ordersReceived: Int { requests.started }
 
