@@ -296,8 +296,8 @@ struct TokenStoreWorld: ExplorationWorld {
         current(at: refresh.startedAt) == "access-0", "a token is replaced once",
         """
         \(server.requests.name(of: refresh)) started when access-0 had already been replaced by \
-        \(current(at: refresh.startedAt)); the callers still waiting then \
-        (\(reporting.map(\.name).joined(separator: ", "))) had all reported access-0, which \
+        \(current(at: refresh.startedAt)); \(waitingThen(reporting.map(\.name))) reported \
+        access-0, which \
         needed no second replacement. Once it succeeds, it revokes \
         \(current(at: refresh.startedAt)), which callers had just been given.
         """)
@@ -307,5 +307,17 @@ struct TokenStoreWorld: ExplorationWorld {
     moment.expectAgreement(on: String.self)
     let forTheToken: (Requests.Record) -> String = { _ in "the access token" }
     moment.expectFailuresAreFresh(server.requests, failed: \.threw, subject: forTheToken)
+  }
+}
+
+/// The callers still waiting at some moment, as a message names them: "B, the caller still waiting
+/// then, had", "B and C, the callers still waiting then, had all".
+private func waitingThen(_ names: [String]) -> String {
+  switch names.count {
+  case 0: "every caller had"
+  case 1: "\(names[0]), the caller still waiting then, had"
+  default:
+    "\(names.dropLast().joined(separator: ", ")) and \(names.last!), the callers still waiting "
+      + "then, had all"
   }
 }

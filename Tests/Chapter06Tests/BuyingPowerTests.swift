@@ -152,9 +152,10 @@ struct ReservationTests {
     let result = try await order.results()[0]
     let available = try await scenario.call("available") { Money(cents: await account.available) }
     let sent = exchange.ordersReceived > 0
+    let expected = Money(cents: sent ? 4_000 : 10_000)
 
     #expect(
-      available == Money(cents: sent ? 4_000 : 10_000),
+      available == expected,
       scenario.explain(
         sent
           ? """

@@ -84,8 +84,9 @@ struct DashboardGuardTests {
         correctly: "load() throws the profile panel's error."
       )
     )
+    let stillRunning = stillLoading.count
     #expect(
-      stillLoading.isEmpty,
+      stillRunning == 0,
       scenario.explain(
         """
         load() had already thrown when \(stillLoading.map { "load #\($0.number)" }.joined(separator: ", ")) \
