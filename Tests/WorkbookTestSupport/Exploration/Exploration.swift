@@ -370,8 +370,11 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
     if choices.contains(where: { if case .start = $0 { true } else { false } }) {
       parts.append("a letter: that caller makes its call")
     }
-    if choices.contains(where: { if case .answer = $0 { true } else { false } }) {
+    if choices.contains(where: { if case .answer(_, nil, _, _) = $0 { true } else { false } }) {
       parts.append("A=outcome: A's waiting request finishes that way")
+    }
+    if choices.contains(where: { if case .answer(_, .some, _, _) = $0 { true } else { false } }) {
+      parts.append("A.key=outcome: A's waiting request for that key finishes that way")
     }
     if choices.contains(where: { if case .answer(_, _, _, true) = $0 { true } else { false } }) {
       parts.append("+hold: and A is held before it resumes")
