@@ -13,13 +13,9 @@ struct LatestRequestTests {
     let client = FakeImageClient(scenario)
     let manager = DownloadManager(client: client)
 
-    let older = scenario.start(1, "download(cat.png, for: hero)") {
-      try await manager.download(.cat, for: "hero")
-    }
+    let older = scenario.download(.cat, for: "hero", with: manager)
     try await scenario.settle()
-    let newer = scenario.start(1, "download(dog.png, for: hero)") {
-      try await manager.download(.dog, for: "hero")
-    }
+    let newer = scenario.download(.dog, for: "hero", with: manager)
     // The newer request cancels the older download, and the older call ends.
     _ = try await older.results()
     let newerStarted = await scenario.wait { client.requestsStarted == 2 }
@@ -58,13 +54,9 @@ struct LatestRequestTests {
     client.cancelledRequestsWaitForRelease = true
     let manager = DownloadManager(client: client)
 
-    let older = scenario.start(1, "download(cat.png, for: hero)") {
-      try await manager.download(.cat, for: "hero")
-    }
+    let older = scenario.download(.cat, for: "hero", with: manager)
     try await scenario.settle()
-    let newer = scenario.start(1, "download(cat.png, for: hero)") {
-      try await manager.download(.cat, for: "hero")
-    }
+    let newer = scenario.download(.cat, for: "hero", with: manager)
     try await scenario.settle()
     // The older download, cancelled by the newer request, winds down, and the older call ends.
     client.release(1)
@@ -99,13 +91,9 @@ struct DownloadManagerGuardTests {
     let client = FakeImageClient(scenario)
     let manager = DownloadManager(client: client)
 
-    let older = scenario.start(1, "download(cat.png, for: hero)") {
-      try await manager.download(.cat, for: "hero")
-    }
+    let older = scenario.download(.cat, for: "hero", with: manager)
     try await scenario.settle()
-    let newer = scenario.start(1, "download(dog.png, for: hero)") {
-      try await manager.download(.dog, for: "hero")
-    }
+    let newer = scenario.download(.dog, for: "hero", with: manager)
     let olderResult = try await older.results()[0]
     client.open()
     let newerResult = try await newer.results()[0]
@@ -142,9 +130,7 @@ struct DownloadManagerGuardTests {
     client.cancelledRequestsWaitForRelease = true
     let manager = DownloadManager(client: client)
 
-    let download = scenario.start(1, "download(cat.png, for: hero)") {
-      try await manager.download(.cat, for: "hero")
-    }
+    let download = scenario.download(.cat, for: "hero", with: manager)
     try await scenario.settle()
     try await scenario.call("cancelDownload(for: hero)") {
       await manager.cancelDownload(for: "hero")
@@ -174,12 +160,8 @@ struct DownloadManagerGuardTests {
     let client = FakeImageClient(scenario)
     let manager = DownloadManager(client: client)
 
-    let hero = scenario.start(1, "download(cat.png, for: hero)") {
-      try await manager.download(.cat, for: "hero")
-    }
-    let thumbnail = scenario.start(1, "download(dog.png, for: thumbnail)") {
-      try await manager.download(.dog, for: "thumbnail")
-    }
+    let hero = scenario.download(.cat, for: "hero", with: manager)
+    let thumbnail = scenario.download(.dog, for: "thumbnail", with: manager)
     let bothRunning = await scenario.wait { client.requestsInFlight == 2 }
     client.open()
     let results = try await hero.results() + thumbnail.results()
@@ -203,32 +185,25 @@ struct DownloadManagerGuardTests {
     let client = FakeImageClient(scenario)
     let manager = DownloadManager(client: client)
 
-    let hero = scenario.start(1, "download(cat.png, for: hero)") {
-      try await manager.download(.cat, for: "hero")
-    }
-    let thumbnail = scenario.start(1, "download(dog.png, for: thumbnail)") {
-      try await manager.download(.dog, for: "thumbnail")
-    }
+    let hero = scenario.download(.cat, for: "hero", with: manager)
+    let thumbnail = scenario.download(.dog, for: "thumbnail", with: manager)
     try await scenario.settle()
     client.release(1)
     _ = try await hero.results()
-    let afterHero = try await scenario.call("isDownloading(for: hero), (for: thumbnail)") {
-      (await manager.isDownloading(for: "hero"), await manager.isDownloading(for: "thumbnail"))
-    }
+    let afterHero = try await scenario.showing(manager)
     client.open()
     _ = try await thumbnail.results()
-    let afterBoth = try await scenario.call("isDownloading(for: hero), (for: thumbnail)") {
-      (await manager.isDownloading(for: "hero"), await manager.isDownloading(for: "thumbnail"))
-    }
+    let afterBoth = try await scenario.showing(manager)
 
     #expect(
-      afterHero == (false, true) && afterBoth == (false, false),
+      afterHero == Showing(hero: false, thumbnail: true)
+        && afterBoth == Showing(hero: false, thumbnail: false),
       scenario.explain(
         """
         Caller A downloaded cat.png for hero and caller B dog.png for thumbnail, at the same time. \
-        Once A's download #1 had finished, isDownloading answered \(afterHero.0) for hero and \
-        \(afterHero.1) for thumbnail; once B's had finished too, \(afterBoth.0) and \
-        \(afterBoth.1). Each key should show as downloading exactly while its own download \
+        Once A's download #1 had finished, isDownloading answered \(afterHero.hero) for hero and \
+        \(afterHero.thumbnail) for thumbnail; once B's had finished too, \(afterBoth.hero) and \
+        \(afterBoth.thumbnail). Each key should show as downloading exactly while its own download \
         runs, whatever another key's request does meanwhile.
         """,
         correctly:
@@ -243,12 +218,8 @@ struct DownloadManagerGuardTests {
     let client = FakeImageClient(scenario)
     let manager = DownloadManager(client: client)
 
-    let hero = scenario.start(1, "download(cat.png, for: hero)") {
-      try await manager.download(.cat, for: "hero")
-    }
-    let thumbnail = scenario.start(1, "download(cat.png, for: thumbnail)") {
-      try await manager.download(.cat, for: "thumbnail")
-    }
+    let hero = scenario.download(.cat, for: "hero", with: manager)
+    let thumbnail = scenario.download(.cat, for: "thumbnail", with: manager)
     try await scenario.settle()
     try await scenario.call("cancelDownload(for: hero)") {
       await manager.cancelDownload(for: "hero")
@@ -424,4 +395,32 @@ extension CallerRecord {
   fileprivate func key(in moment: Moment<DownloadManagerWorld>) -> String? {
     moment.call(of: self).key
   }
+}
+
+extension Scenario {
+  /// Starts one caller who downloads `url` for `key`.
+  fileprivate func download(
+    _ url: URL, for key: String, with manager: DownloadManager
+  ) -> Callers<Image> {
+    start(1, "download(\(url.lastPathComponent), for: \(key))") {
+      try await manager.download(url, for: key)
+    }
+  }
+
+  /// Whether hero and thumbnail show as downloading, asked as one step of the timeline.
+  fileprivate func showing(_ manager: DownloadManager) async throws -> Showing {
+    try await call("isDownloading(for: hero) and isDownloading(for: thumbnail)") {
+      Showing(
+        hero: await manager.isDownloading(for: "hero"),
+        thumbnail: await manager.isDownloading(for: "thumbnail"))
+    }
+  }
+}
+
+/// What the screen shows for its two keys, drawn in a timeline as `hero: true, thumbnail: false`.
+private struct Showing: Equatable, Sendable, CustomTestStringConvertible {
+  let hero: Bool
+  let thumbnail: Bool
+
+  var testDescription: String { "hero: \(hero), thumbnail: \(thumbnail)" }
 }
