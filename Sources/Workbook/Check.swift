@@ -74,8 +74,10 @@ struct Check {
     ]
     switch report.verdict {
     case .doesNotCompile:
-      // The compiler's own lines keep their shape: their carets point at columns.
-      lines.append(broken.map { Terminal.wrap($0.explaining(report.problem), width: width) } ?? "")
+      // The compiler's own lines keep their shape: their carets point at columns. The first
+      // errors are the ones to read: later ones are most often what the first one caused.
+      let errors = report.problem.map { Diagnostics.first(Self.errorsShown, of: $0) }
+      lines.append(broken.map { Terminal.wrap($0.explaining(errors), width: width) } ?? "")
     case .crashed, .timedOut, .failing, .done:
       if report.verdict == .crashed {
         lines.append("The tests crashed while running your code:")
@@ -98,6 +100,15 @@ struct Check {
             Terminal.wrap(
               message.split(separator: "\n", omittingEmptySubsequences: false)
                 .map { "      \($0)" }.joined(separator: "\n"), width: width))
+        }
+        if test.outcome == .failed,
+          let printed = test.output.flatMap({
+            Diagnostics.firstLines(Self.printedLinesShown, of: $0)
+          })
+        {
+          lines.append("      Your code printed:")
+          lines.append(
+            Terminal.wrap(printed.map { "        \($0)" }.joined(separator: "\n"), width: width))
         }
       }
       lines.append("")
@@ -127,6 +138,12 @@ struct Check {
     }
     return lines.joined(separator: "\n")
   }
+
+  /// How many of the compiler's errors the terminal shows; `--json` and `--junit` keep them all.
+  static let errorsShown = 8
+  /// How many lines of what a test's code printed the terminal shows: an exploration runs the
+  /// code thousands of times, and so prints a line as often.
+  static let printedLinesShown = 12
 
   /// Whether `chapter`'s tests call its actor from real threads, which only a build with the
   /// Thread Sanitizer judges for sure (see `Scripts/check-threads`).

@@ -32,6 +32,27 @@ enum Diagnostics {
     return unique.joined(separator: "\n\n")
   }
 
+  /// The first `count` of the error blocks that ``errors(in:root:focus:)`` found, and a line
+  /// that says how many more there are.
+  static func first(_ count: Int, of errors: String) -> String {
+    let blocks = errors.components(separatedBy: "\n\n")
+    guard blocks.count > count else { return errors }
+    let more = blocks.count - count
+    return blocks.prefix(count).joined(separator: "\n\n")
+      + "\n\n… and \(more) more error\(more == 1 ? "" : "s"): fix these first, since later errors"
+      + " often follow from earlier ones."
+  }
+
+  /// The first `count` lines of `text`, and a line that says how many more there are; `nil`
+  /// when `text` holds nothing but white space.
+  static func firstLines(_ count: Int, of text: String) -> [String]? {
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    while lines.last?.trimmingCharacters(in: .whitespaces).isEmpty == true { lines.removeLast() }
+    guard !lines.isEmpty else { return nil }
+    guard lines.count > count else { return lines }
+    return lines.prefix(count) + ["… and \(lines.count - count) more lines"]
+  }
+
   /// Where a crashed test process stopped: the runtime's "Fatal error" line, which names the file
   /// and line, or the last lines of its output.
   static func crash(in output: String) -> String {

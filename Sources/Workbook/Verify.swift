@@ -56,6 +56,12 @@ struct Verify {
           + "solutions (\(explored.map(\.pruned).reduce(0, +)) pruned), \(String(format: "%.2f", explored.map(\.seconds).reduce(0, +))) s of the "
           + "test scheduler's time")
     }
+    // The course keeps its whole self-check's test time under 2 s: this is the figure to watch.
+    // Scripts/check-threads prints the sanitized suites' own.
+    print(
+      "  test time: the solutions' suites \(String(format: "%.2f", solutions.testTime)) s, the "
+        + "starters' \(String(format: "%.2f", starters.testTime)) s, "
+        + "\(String(format: "%.2f", solutions.testTime + starters.testTime)) s in all")
     let failed = checks.filter { $0.status != .pass }
     if intact {
       let exposing = starters.reports.flatMap(\.tests).filter { $0.outcome == .failedAsExpected }
@@ -202,6 +208,8 @@ struct Verify {
     var checks: [Results.Test] = []
     /// What each chapter's exploration of every interleaving ran, by chapter number.
     var explorations: [String: Exploration] = [:]
+    /// The seconds the tests took, as Swift Testing measured them; the build is not in it.
+    var testTime = 0.0
   }
 
   /// How far one chapter's exploration went: every schedule within its bounds on a solution, up
@@ -257,6 +265,7 @@ struct Verify {
     case .ran(let reports, let testTime, let buildTime):
       suites.reports = reports
       suites.explorations = explorations(in: log)
+      suites.testTime = testTime
       progress.say(
         "built in \(String(format: "%.1f", buildTime)) s, ran "
           + "\(reports.map(\.total).reduce(0, +)) tests in \(String(format: "%.3f", testTime)) s")
