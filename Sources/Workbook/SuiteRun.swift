@@ -19,6 +19,10 @@ struct SuiteRunner {
   var explorationLog: URL?
   /// Where the build's steps (SwiftPM's `[12/40] Compiling …`) are shown while it builds.
   var progress: ProgressLine?
+  /// Whether the tests run one at a time, so that what each prints, and a crash, can be told to
+  /// be that test's. The self-check, which reads neither, runs them side by side, so that the
+  /// tests that wait on threads and child processes overlap the explorations.
+  var oneAtATime = true
 
   /// How long one chapter's tests may run before the workbook stops them. Every suite finishes
   /// in well under 2 seconds, and a deadlock fails its test after one; 20 seconds a chapter is
@@ -79,14 +83,14 @@ struct SuiteRunner {
         .appendingPathComponent("workbook-events-\(getpid()).jsonl")
     if let events { try? FileManager.default.removeItem(at: events) }
     defer { if let events { try? FileManager.default.removeItem(at: events) } }
-    // The tests run one at a time: whatever is printed while a test runs is then that test's,
-    // and after a crash, the one test that was running is the one that crashed. Since the test
-    // support runs every job on one thread anyway, it costs no time beyond the noise of a run.
-    let options = [
-      "--event-stream-output-path", events?.path ?? "/dev/stdout", "--event-stream-version", "0",
-      "--no-parallel",
-    ]
-    let unbuffered = events == nil ? Self.unbuffered() : nil
+    // A student's tests run one at a time: whatever is printed while a test runs is then that
+    // test's, and after a crash, the one test that was running is the one that crashed.
+    let options =
+      [
+        "--event-stream-output-path", events?.path ?? "/dev/stdout", "--event-stream-version",
+        "0",
+      ] + (oneAtATime ? ["--no-parallel"] : [])
+    let unbuffered = events == nil && oneAtATime ? Self.unbuffered() : nil
     let ran = chapters.isEmpty ? course.chapters : chapters
     var environment = manifest
     environment["SWIFT_BACKTRACE"] = "enable=no"
