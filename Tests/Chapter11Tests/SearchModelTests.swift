@@ -28,6 +28,21 @@ private struct Screen {
     let asked = await scenario.waitUntil { service.request(for: query) != nil }
     try #require(asked, "the search for \"\(query)\" should reach the backend")
   }
+
+  /// What the screen lists after a search for `first` that finds its hits, then one for `second`
+  /// whose answer ends as `outcome`.
+  func hitsAfterASearchFor(_ first: String, thenOneFor second: String, as outcome: String)
+    async throws -> [SearchHit]
+  {
+    service.open()
+    _ = try await type(first).results()
+    service.close()
+    let next = type(second)
+    try await waitForTheSearch(for: second)
+    service.requests.release(2, as: outcome)
+    _ = try await next.results()
+    return await model.hits
+  }
 }
 
 @Suite("Chapter 11: the main actor's time and its reentrancy", .exposesBug)
@@ -102,15 +117,7 @@ struct SearchModelGuardTests {
   @Test("A failed search leaves the last hits on screen")
   func failedSearchKeepsTheLastHits() async throws {
     let screen = Screen()
-    screen.service.open()
-    _ = try await screen.type("swift").results()
-    screen.service.close()
-
-    let failing = screen.type("swiftui")
-    try await screen.waitForTheSearch(for: "swiftui")
-    screen.service.requests.release(2, as: "error")
-    _ = try await failing.results()
-    let shown = await screen.model.hits
+    let shown = try await screen.hitsAfterASearchFor("swift", thenOneFor: "swiftui", as: "error")
 
     #expect(
       shown == FakeSearchService.hits(for: "swift"),
@@ -120,15 +127,8 @@ struct SearchModelGuardTests {
   @Test("An answer that cannot be decoded leaves the last hits on screen")
   func undecodableAnswerKeepsTheLastHits() async throws {
     let screen = Screen()
-    screen.service.open()
-    _ = try await screen.type("swift").results()
-    screen.service.close()
-
-    let failing = screen.type("swiftui")
-    try await screen.waitForTheSearch(for: "swiftui")
-    screen.service.requests.release(2, as: "undecodable")
-    _ = try await failing.results()
-    let shown = await screen.model.hits
+    let shown = try await screen.hitsAfterASearchFor(
+      "swift", thenOneFor: "swiftui", as: "undecodable")
 
     #expect(
       shown == FakeSearchService.hits(for: "swift"),
