@@ -5,6 +5,13 @@ import Services
 ///
 /// Like a backend that has already started on a request, it does not stop when the task that
 /// asked is cancelled: it records the cancellation and still answers when the test releases it.
+///
+/// What ``SearchService`` documents, and how this fake does it:
+/// - "The backend a search screen asks": every search waits until the test lets it answer, in any
+///   order, and answers even when the task that asked was cancelled.
+/// - "The backend's raw answer for `query`": the outcome `answer`, which decodes into
+///   ``hits(for:)``.
+/// - Besides: the outcome `error`, a ``FakeNetworkError``.
 public final class FakeSearchService: SearchService, FakeService {
   public let requests: Requests
 
@@ -35,6 +42,10 @@ public final class FakeSearchService: SearchService, FakeService {
 /// A ``SearchDecoder`` that remembers, for every answer it decodes, whether it ran on the main
 /// actor, where every other job of the screen would have had to wait for it. A caller the test
 /// holds stops inside its decode (see ``Scenario/holdPoint(_:)``).
+///
+/// What ``SearchDecoder`` documents, and how this fake does it:
+/// - "Turns a backend's raw answer into hits": every answer the service sent; a caller the test
+///   holds stays inside its decode while others run, as a big answer keeps its thread busy.
 public final class FakeSearchDecoder: SearchDecoder {
   /// One answer decoded.
   public struct Decoding: Sendable {
