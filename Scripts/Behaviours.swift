@@ -2,7 +2,8 @@
 // `Scripts/check-behaviours`, which compiles this file with `swiftc` (it is not part of the
 // package) and runs it on the course.
 //
-// Usage: Behaviours <root of the course>
+// Usage: Behaviours <root of the course> [--list]
+//   --list   print every behaviour each protocol documents, as a fake's list quotes it
 //
 // A protocol in Sources/Services documents what the real service may do, in its doc comments and
 // its requirements' doc comments. Every sentence there, and every bullet, is one behaviour. Each
@@ -11,8 +12,8 @@
 //
 //   /// What ``LegacyStatementClient`` documents, and how this fake does it:
 //   /// - "with neither": the outcome `neither`, no statement and no error.
-//   /// - "on a thread of the client's own": not produced (the scheduler's thread; see
-//   ///   ``ThreadedStatementClient``).
+//   /// - "twice, when the request times out": not produced: ``FakeStatementClient`` times
+//   ///   out.
 //
 // An entry quotes the opening words of one behaviour, enough to tell it from the others, and says
 // how the fake produces it, or "not produced" and why. An entry that quotes nothing says what the
@@ -445,7 +446,7 @@ func check(root: URL) -> (problems: [String], summary: String) {
   }
 
   let services = documentedBehaviours(root: root)
-  let documented = Dictionary(uniqueKeysWithValues: services)
+  let documented = Dictionary(services, uniquingKeysWith: { first, _ in first })
   let protocolOrder = services.map(\.service)
 
   // Every type of the test support that conforms to one of them.
@@ -454,7 +455,8 @@ func check(root: URL) -> (problems: [String], summary: String) {
     for declaration in Declaration.all(in: file) where declaration.kind != "protocol" {
       let mappings = Mapping.all(in: file.documentation(above: declaration.line))
       let body = declaration.line...declaration.end
-      // A type nested in another has its own lines; the outer type's outcomes are its own.
+      // A type's body holds the types nested in it, whose outcomes would count as its own too;
+      // no fake nests one that declares outcomes.
       for service in declaration.conformances where documented[service] != nil {
         fakes.append(
           Fake(
