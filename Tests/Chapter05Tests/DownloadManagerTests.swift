@@ -260,8 +260,9 @@ struct DownloadManagerExplorationTests {
   }
 }
 
-/// The manager in a world whose cancelled downloads take a moment to wind down, with the promise
-/// it keeps in every schedule.
+/// The manager in a world whose cancelled downloads take a moment to wind down, and then throw
+/// `CancellationError` or, as `URLSession`'s do, `URLError(.cancelled)`, with the promise it keeps
+/// in every schedule.
 struct DownloadManagerWorld: ExplorationWorld {
   enum Call: ExploredCall {
     case download(URL, for: String)
@@ -287,6 +288,7 @@ struct DownloadManagerWorld: ExplorationWorld {
   init(_ scenario: Scenario) {
     client = FakeImageClient(scenario)
     client.cancelledRequestsWaitForRelease = true
+    client.mayEndCancelledLikeURLSession()
     manager = DownloadManager(client: client)
   }
 
@@ -301,8 +303,8 @@ struct DownloadManagerWorld: ExplorationWorld {
 
   /// The latest request for a key owns it: the key shows as downloading exactly while that request
   /// is unfinished and not cancelled; a newer request or a cancellation cancels the download that
-  /// is really running for the key; a replaced request ends with `CancellationError`; and keys do
-  /// not wait for each other.
+  /// is really running for the key; a replaced request ends with a cancellation, Swift's or the
+  /// one its download threw; and keys do not wait for each other.
   func checkPromise(_ moment: Moment<Self>) async {
     let records = client.requests.records
     let downloads = moment.callers.filter {
@@ -356,8 +358,9 @@ struct DownloadManagerWorld: ExplorationWorld {
     }
 
     for download in downloads where download.hasFinished {
-      // A request replaced or cancelled before its download answered ends with
-      // CancellationError; one whose download had already answered may return what it got.
+      // A request replaced or cancelled before its download answered ends with a cancellation:
+      // CancellationError, or URLError(.cancelled) when its download threw that. One whose
+      // download had already answered may return what it got.
       let answered = requests(of: download).compactMap(\.answeredAt).min() ?? .max
       let stoppedBy = (downloads + cancels).first {
         $0.name != download.name && $0.key(in: moment) == download.key(in: moment)
@@ -374,12 +377,16 @@ struct DownloadManagerWorld: ExplorationWorld {
           Caller \(download.name) got \(describe(image)), \(stoppedBy.map { "though caller \($0.name) had replaced or cancelled its request before its download answered" } ?? "which is not the image its own download brought back").
           """)
       } else if let stoppedBy {
+        let endsCancelled =
+          download.error is CancellationError
+          || (download.error as? URLError)?.code == .cancelled
         moment.expect(
-          download.error is CancellationError, "a replaced request ends with CancellationError",
+          endsCancelled, "a replaced request ends with a cancellation",
           """
           Caller \(stoppedBy.name) replaced or cancelled caller \(download.name)'s request before \
-          its download answered, so \(download.name) should end with CancellationError, but it \
-          got \(moment.describeResult(download)).
+          its download answered, so \(download.name) should end with a cancellation \
+          (CancellationError, or the URLError(.cancelled) its download threw), but it got \
+          \(moment.describeResult(download)).
           """)
       }
     }

@@ -117,6 +117,32 @@ struct SearchModelGuardTests {
       "after a failed search the screen should still list the hits for \"swift\", not \(shown)")
   }
 
+  @Test("An answer that cannot be decoded leaves the last hits on screen")
+  func undecodableAnswerKeepsTheLastHits() async throws {
+    let screen = Screen()
+    screen.service.open()
+    _ = try await screen.type("swift").results()
+    screen.service.close()
+
+    let failing = screen.type("swiftui")
+    try await screen.waitForTheSearch(for: "swiftui")
+    screen.service.requests.release(2, as: "undecodable")
+    _ = try await failing.results()
+    let shown = await screen.model.hits
+
+    #expect(
+      shown == FakeSearchService.hits(for: "swift"),
+      screen.scenario.explain(
+        """
+        The backend answered "swiftui" with an answer the decoder could not read, and the \
+        screen now lists \(shown.map(\.title)). A decode that fails is a failed search, and a \
+        failed search should leave the hits for "swift" on screen.
+        """,
+        correctly: "the hits for \"swift\" stay when the decode of the next answer fails."
+      )
+    )
+  }
+
   @Test("Cancelling a search cancels its request")
   func cancellingASearchCancelsItsRequest() async throws {
     let screen = Screen()

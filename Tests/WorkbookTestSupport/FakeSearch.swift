@@ -5,19 +5,22 @@ import Services
 ///
 /// Like a backend that has already started on a request, it does not stop when the task that
 /// asked is cancelled: it records the cancellation and still answers when the test releases it.
+/// Besides a good answer and a network error, it can send an answer the decoder cannot read
+/// (`undecodable`), as a backend does that changed its format or cut its answer short.
 ///
 /// What ``SearchService`` documents, and how this fake does it:
 /// - "The backend a search screen asks": every search waits until the test lets it answer, in any
 ///   order, and answers even when the task that asked was cancelled.
 /// - "The backend's raw answer for `query`": the outcome `answer`, which decodes into
-///   ``hits(for:)``.
+///   ``hits(for:)``, or the outcome `undecodable`, which the decoder cannot read.
 /// - Besides: the outcome `error`, a ``FakeNetworkError``.
 public final class FakeSearchService: SearchService, FakeService {
   public let requests: Requests
 
   public init(_ scenario: Scenario) {
     requests = Requests(
-      noun: "search", preposition: "for", outcomes: ["answer", "error"], scenario: scenario)
+      noun: "search", preposition: "for", outcomes: ["answer", "error", "undecodable"],
+      scenario: scenario)
     requests.cancellation = .isIgnored
   }
 
@@ -28,10 +31,16 @@ public final class FakeSearchService: SearchService, FakeService {
 
   public func results(for query: String) async throws -> Data {
     try await requests.perform(for: query) { number, outcome in
-      if outcome == "error" { throw FakeNetworkError(request: number) }
-      return (Data(query.utf8), "answers for \"\(query)\"")
+      switch outcome {
+      case "error": throw FakeNetworkError(request: number)
+      case "undecodable": return (Data((query + Self.cutShort).utf8), "sends an answer cut short")
+      default: return (Data(query.utf8), "answers for \"\(query)\"")
+      }
     }
   }
+
+  /// What ends an answer the decoder cannot read.
+  fileprivate static let cutShort = " (cut short)"
 
   /// The hits that the answer for `query` holds.
   public static func hits(for query: String) -> [SearchHit] {
@@ -41,11 +50,13 @@ public final class FakeSearchService: SearchService, FakeService {
 
 /// A ``SearchDecoder`` that remembers, for every answer it decodes, whether it ran on the main
 /// actor, where every other job of the screen would have had to wait for it. A caller the test
-/// holds stops inside its decode (see ``Scenario/holdPoint(_:)``).
+/// holds stops inside its decode (see ``Scenario/holdPoint(_:)``). An answer the service sent as
+/// `undecodable` makes it throw ``FakeDecodingError``.
 ///
 /// What ``SearchDecoder`` documents, and how this fake does it:
-/// - "Turns a backend's raw answer into hits": every answer the service sent; a caller the test
-///   holds stays inside its decode while others run, as a big answer keeps its thread busy.
+/// - "Turns a backend's raw answer into hits": every answer the service sent, and it throws on
+///   one sent as `undecodable`; a caller the test holds stays inside its decode while others
+///   run, as a big answer keeps its thread busy.
 public final class FakeSearchDecoder: SearchDecoder {
   /// One answer decoded.
   public struct Decoding: Sendable {
@@ -64,13 +75,30 @@ public final class FakeSearchDecoder: SearchDecoder {
   public var decodings: [Decoding] { decoded.value }
 
   public func hits(in answer: Data) throws -> [SearchHit] {
-    let query = String(decoding: answer, as: UTF8.self)
+    let text = String(decoding: answer, as: UTF8.self)
+    let isCutShort = text.hasSuffix(FakeSearchService.cutShort)
+    let query = isCutShort ? String(text.dropLast(FakeSearchService.cutShort.count)) : text
     // A big answer keeps its thread busy a while: a held caller stays in here while others run.
     scenario.holdPoint("decodes the answer for \"\(query)\"")
     let onMainActor = MainActorProbe.isOnMainActor
+    let place = onMainActor ? "on" : "off"
     decoded.withLock { $0.append(Decoding(query: query, onMainActor: onMainActor)) }
-    scenario.record(
-      .observed("decodes the answer for \"\(query)\" \(onMainActor ? "on" : "off") the main actor"))
+    if isCutShort {
+      scenario.record(
+        .observed("cannot decode the answer for \"\(query)\", cut short, \(place) the main actor"))
+      throw FakeDecodingError(query: query)
+    }
+    scenario.record(.observed("decodes the answer for \"\(query)\" \(place) the main actor"))
     return FakeSearchService.hits(for: query)
+  }
+}
+
+/// The error ``FakeSearchDecoder`` throws on an answer it cannot read.
+public struct FakeDecodingError: Error, Equatable, CustomStringConvertible {
+  /// The query whose answer could not be decoded.
+  public let query: String
+
+  public var description: String {
+    "the answer for \"\(query)\" could not be decoded"
   }
 }
