@@ -21,8 +21,8 @@
 // one sentence per drift, when a behaviour is quoted by no entry, a quote matches no behaviour or
 // more than one, a "not produced" gives no reason, an outcome the fake declares is named by no
 // entry ("the outcome `x`", "the outcomes `x` and `y`"), or an entry names an outcome the fake does
-// not declare. It also checks that the behaviours tables in Docs/Instructors.md name, as `A=x`,
-// only outcomes that the protocol's fakes declare.
+// not declare. It also checks that every row of the behaviours tables in Docs/Instructors.md
+// names a service that exists, and, as `A=x`, only outcomes that the service's fakes declare.
 //
 // The parsing is by lines and braces, which is enough for the services' and fakes' plain style.
 // It prints the drifts, one a line, and exits 1; or prints what it checked and exits 0.
@@ -532,7 +532,8 @@ func check(root: URL) -> (problems: [String], summary: String) {
         "\(subject) names the outcome `\(outcome)`, which \(fake.name) does not declare.")
     }
   }
-  problems += tableProblems(root: root, fakes: fakes)
+  let tables = tableProblems(root: root, fakes: fakes, services: Set(protocolOrder))
+  problems += tables.problems
 
   let behaviourCount = protocolOrder.map { documented[$0]?.count ?? 0 }.reduce(0, +)
   let outcomeCount = Set(fakes.flatMap { fake in fake.outcomes.map { "\(fake.name).\($0)" } })
@@ -541,25 +542,47 @@ func check(root: URL) -> (problems: [String], summary: String) {
     problems,
     "the \(fakes.count) fakes of \(protocolOrder.count) services say how they produce each of the "
       + "\(behaviourCount) behaviours the services document, and name their \(outcomeCount) "
-      + "outcomes; Docs/Instructors.md names only outcomes that exist"
+      + "outcomes; the \(tables.rows) rows of Docs/Instructors.md's behaviours tables name only "
+      + "services and outcomes that exist"
   )
 }
 
-/// In Docs/Instructors.md, every row of a behaviours table names its service as `` `P` (NN) ``;
-/// each `A=x` or `A.key=x` in the row must be an outcome of one of P's fakes.
-func tableProblems(root: URL, fakes: [Fake]) -> [String] {
+/// In Docs/Instructors.md, a behaviours table is one whose header has a "Service" column, and each
+/// of its rows names a service as `` `P` (NN) ``: P must be a protocol of Sources/Services, and
+/// each `A=x` or `A.key=x` in the row an outcome of one of P's fakes.
+/// Returns the problems, and how many rows it read.
+func tableProblems(
+  root: URL, fakes: [Fake], services: Set<String>
+) -> (problems: [String], rows: Int) {
   let path = "Docs/Instructors.md"
   guard let text = try? String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
-  else { return ["\(path) is missing, so its behaviours tables cannot be checked."] }
+  else { return (["\(path) is missing, so its behaviours tables cannot be checked."], 0) }
   var problems: [String] = []
-  for (number, line) in text.components(separatedBy: "\n").enumerated() where line.hasPrefix("|") {
+  var rows = 0
+  var serviceColumn: Int?
+  for (number, line) in text.components(separatedBy: "\n").enumerated() {
+    guard line.hasPrefix("|") else {
+      serviceColumn = nil
+      continue
+    }
     let cells = line.split(separator: "|", omittingEmptySubsequences: false).map {
       $0.trimmingCharacters(in: .whitespaces)
     }
-    guard cells.count > 3, cells[2].hasPrefix("`"),
-      let service = cells[2].split(separator: "`").first.map(String.init),
-      fakes.contains(where: { $0.service == service })
+    guard let column = serviceColumn else {
+      // The first line of a table is its header.
+      serviceColumn = cells.firstIndex { $0.hasPrefix("Service") } ?? -1
+      continue
+    }
+    guard column >= 0, column < cells.count, cells[column].hasPrefix("`"),
+      let service = cells[column].split(separator: "`").first.map(String.init)
     else { continue }
+    rows += 1
+    guard services.contains(service) else {
+      problems.append(
+        "\(path):\(number + 1) names the service \(service), which Sources/Services does not "
+          + "declare.")
+      continue
+    }
     let available = Set(
       fakes.filter { $0.service == service }.flatMap {
         $0.outcomes + ($0.keepsRequests ? ["cancelled"] : [])
@@ -573,12 +596,17 @@ func tableProblems(root: URL, fakes: [Fake]) -> [String] {
       let outcome = String(span[span.index(after: equals)...])
       if !available.contains(outcome) {
         problems.append(
-          "\(path):\(number + 1) names the outcome `\(outcome)` of \(service) (`\(span)`), which "
-            + "none of its fakes declares.")
+          "\(path):\(number + 1) names the outcome `\(outcome)` of \(service) (`\(span)`), "
+            + "which none of its fakes declares.")
       }
     }
   }
-  return problems
+  if rows == 0 {
+    problems.append(
+      "\(path) holds no behaviours table (a table with a \"Service\" column whose rows name a "
+        + "protocol such as `ImageClient`), so none could be checked.")
+  }
+  return (problems, rows)
 }
 
 extension Sequence where Element: Hashable {
