@@ -9,6 +9,18 @@ import Services
 /// `access-n` and `refresh-n`, valid for good, and revokes the access token issued before, which
 /// the API then turns away; any other refresh token is rejected with
 /// ``AuthError/refreshTokenRejected``, as a real server does when one token is used twice.
+///
+/// What ``AuthServer`` documents, and how this fake does it:
+/// - "The server that issues credentials": the outcome `renew`, which answers refresh *n* with
+///   `access-n` and `refresh-n`.
+/// - "Trades a refresh token for new credentials": `renew` with the current refresh token, which
+///   revokes the access token issued before.
+/// - "A refresh token that was used before is rejected": `renew` with any other token, which the
+///   server checks when it handles the refresh, after it crossed the network.
+/// - Besides: the outcome `error`, a ``FakeNetworkError`` that leaves the refresh token unused; a
+///   cancelled refresh throws `CancellationError` at once, or winds down (the outcome
+///   `cancelled`). Not produced: a network error after the server used the token, and
+///   credentials that expire in turn (the behaviours table in Docs/Instructors.md says why).
 public final class FakeAuthServer: AuthServer, FakeService {
   /// Credentials whose access token has expired, holding the refresh token the server honours.
   public static let expiredCredentials = Credentials(

@@ -1,6 +1,13 @@
 import Services
 
 /// A ``DashboardService`` whose panels load only when the test lets them.
+///
+/// What ``DashboardService`` documents, and how this fake does it:
+/// - "The backend that serves each panel's content": the outcome `content`, "profile content"
+///   and so on, each panel answered when the test lets it, in any order.
+/// - Besides: the outcome `error`, a ``FakeNetworkError``, also for a panel that ``fail(_:)``
+///   named. A cancelled request throws `CancellationError` at once, or winds down (the outcome
+///   `cancelled`), or answers anyway (``Requests/Cancellation/isIgnored``).
 public final class FakeDashboardService: DashboardService, FakeService {
   public let requests: Requests
   private let failing = Locked<Set<DashboardPanel>>([])

@@ -2,6 +2,14 @@ import Services
 import Testing
 
 /// An ``Exchange`` whose order submissions wait until the test lets them finish.
+///
+/// What ``Exchange`` documents, and how this fake does it:
+/// - "Where orders go": every order waits until the test lets it finish, in any order.
+/// - "Sends an order and waits": the outcome `accept`, a confirmation numbered as the order.
+/// - "Throws ``OrderRejected``": the outcome `reject`.
+/// - "Any other error": the outcome `unknown`, a ``FakeNetworkError`` for an answer lost on its
+///   way back; and a cancelled caller, whose wait ends at once with `CancellationError`, or winds
+///   down (the outcome `cancelled`), or is answered anyway (``answersCancelledOrders``).
 public final class FakeExchange: Exchange, FakeService {
   public let requests: Requests
 

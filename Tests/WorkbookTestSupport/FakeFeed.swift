@@ -1,6 +1,13 @@
 import Services
 
 /// A ``FeedSocket`` that delivers the messages the test hands it, and closes when the test says.
+///
+/// What ``FeedSocket`` documents, and how this fake does it:
+/// - "A live connection that pushes messages": ``deliverNext()``, at whatever moment the test or
+///   the explorer chooses, also while the feed is still applying earlier messages.
+/// - "Opens the connection and calls `onMessage`": every message, in order, numbered from 1, on
+///   the scheduler's thread rather than one of its own (``ThreadedFeedSocket`` calls from one).
+/// - "Returns when the connection closes": ``close()``.
 public final class FakeFeedSocket: FeedSocket {
   private struct State {
     var onMessage: (@Sendable (FeedMessage) -> Void)?
@@ -73,6 +80,10 @@ public final class FakeFeedSocket: FeedSocket {
 
 /// A ``FeedJournal`` whose appends wait until the test lets them finish, and that remembers the
 /// order in which messages were written.
+///
+/// What ``FeedJournal`` documents, and how this fake does it:
+/// - "Durable storage that every message is written to": the outcome `write`; appends finish
+///   when the test lets them, in any order, and ``writtenSequence`` keeps the order they did.
 public final class FakeFeedJournal: FeedJournal, FakeService {
   public let requests: Requests
   private let written = Locked<[Int]>([])

@@ -5,6 +5,16 @@ import Services
 ///
 /// Each download returns a different image, `image #1`, `image #2`, …, so a test can tell which
 /// download a caller's image came from.
+///
+/// What ``ImageClient`` documents, and how this fake does it:
+/// - "Downloads the bytes behind a URL": the outcome `image`.
+/// - "The chapters' actors hold one of these": every download waits until the test lets it
+///   finish, in any order.
+/// - Besides: the outcome `error`, a ``FakeNetworkError``; the outcome `garbage`, bytes that are
+///   not an image. A cancelled download throws `CancellationError` at once, or winds down and
+///   ends as the outcome `cancelled` or, after ``mayEndCancelledLikeURLSession()``, as the
+///   outcome `URLError.cancelled`; or it returns its bytes anyway
+///   (``Requests/Cancellation/isIgnored``).
 public final class FakeImageClient: ImageClient, FakeService {
   /// What a download hands back.
   public enum Outcome: String, CaseIterable, Sendable {

@@ -4,6 +4,14 @@ import Services
 ///
 /// Fetch number *n* returns the snapshot with sequence number *n*, so a test can tell which fetch
 /// a reader's snapshot came from.
+///
+/// What ``MarketDataFeed`` documents, and how this fake does it:
+/// - "Fetches order-book snapshots from an exchange": the outcome `snapshot`; fetches finish
+///   when the test lets them, in any order.
+/// - Besides: the outcome `error`, a ``FakeNetworkError``. A cancelled fetch throws
+///   `CancellationError` at once, or winds down (the outcome `cancelled`), or returns its
+///   snapshot anyway. Not produced: the same book for two fetches, and a later book for a fetch
+///   that started earlier (the behaviours table in Docs/Instructors.md says why).
 public final class FakeMarketDataFeed: MarketDataFeed, FakeService {
   public let requests: Requests
 

@@ -7,6 +7,11 @@ import Testing
 /// cents, so a test can tell which request a shown quote came from. Nothing promises that a newer
 /// price is higher, so a request can also answer `lower`: $90 plus *n* cents, a price that fell
 /// since the requests before it.
+///
+/// What ``QuoteSource`` documents, and how this fake does it:
+/// - "Where quotes come from": the outcome `quote`, or the outcome `lower`, answered in any order.
+/// - Besides: the outcome `error`, a ``FakeNetworkError``; a cancelled request throws
+///   `CancellationError` at once.
 public final class FakeQuoteSource: QuoteSource, FakeService {
   public let requests: Requests
 

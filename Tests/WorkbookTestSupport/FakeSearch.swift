@@ -7,6 +7,13 @@ import Services
 /// asked is cancelled: it records the cancellation and still answers when the test releases it.
 /// Besides a good answer and a network error, it can send an answer the decoder cannot read
 /// (`undecodable`), as a backend does that changed its format or cut its answer short.
+///
+/// What ``SearchService`` documents, and how this fake does it:
+/// - "The backend a search screen asks": every search waits until the test lets it answer, in any
+///   order, and answers even when the task that asked was cancelled.
+/// - "The backend's raw answer for `query`": the outcome `answer`, which decodes into
+///   ``hits(for:)``, or the outcome `undecodable`, which the decoder cannot read.
+/// - Besides: the outcome `error`, a ``FakeNetworkError``.
 public final class FakeSearchService: SearchService, FakeService {
   public let requests: Requests
 
@@ -45,6 +52,11 @@ public final class FakeSearchService: SearchService, FakeService {
 /// actor, where every other job of the screen would have had to wait for it. A caller the test
 /// holds stops inside its decode (see ``Scenario/holdPoint(_:)``). An answer the service sent as
 /// `undecodable` makes it throw ``FakeDecodingError``.
+///
+/// What ``SearchDecoder`` documents, and how this fake does it:
+/// - "Turns a backend's raw answer into hits": every answer the service sent, and it throws on
+///   one sent as `undecodable`; a caller the test holds stays inside its decode while others
+///   run, as a big answer keeps its thread busy.
 public final class FakeSearchDecoder: SearchDecoder {
   /// One answer decoded.
   public struct Decoding: Sendable {

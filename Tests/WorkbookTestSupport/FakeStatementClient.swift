@@ -2,14 +2,19 @@ import Services
 import Testing
 
 /// A ``LegacyStatementClient`` whose fetches wait until the test lets them finish, and then call
-/// back in the way the test chose, on the client's own thread:
-/// - `statement`: with statement number *n*, for fetch *n*;
-/// - `error`: with a ``FakeNetworkError``;
-/// - `neither`: with no statement and no error, as for a month the service holds nothing for;
-/// - `twice`: with a ``LegacyTimeout``, and then with the statement after all;
-/// - `timeout`: with a ``LegacyTimeout`` only, the statement never arriving.
+/// back in the way the test chose.
 ///
-/// A cancelled fetch never calls back, as the real client promises.
+/// What ``LegacyStatementClient`` documents, and how this fake does it:
+/// - "The statements service's client from before Swift concurrency": every fetch returns at once
+///   and calls back later from a task of its own, on the scheduler's thread rather than one of
+///   the client's own (``ThreadedStatementClient`` calls back from one).
+/// - "Starts fetching the statement": fetch *n* waits until the test lets it finish.
+/// - "with the statement, or with an error": the outcome `statement`, statement number *n* for
+///   fetch *n*, and the outcome `error`, a ``FakeNetworkError``.
+/// - "with neither": the outcome `neither`, no statement and no error.
+/// - "twice, when the request times out": the outcome `twice`, a ``LegacyTimeout`` and then the
+///   statement; and the outcome `timeout`, a ``LegacyTimeout`` only, the statement never arriving.
+/// - "never, once the request has been cancelled": a fetch called off never calls back.
 public final class FakeStatementClient: LegacyStatementClient, FakeService {
   public let requests: Requests
   private let scenario: Scenario
@@ -75,6 +80,11 @@ public final class FakeStatementClient: LegacyStatementClient, FakeService {
 }
 
 /// The fake's request handle: calling it off cancels the work that waits for the test.
+///
+/// What ``LegacyRequest`` documents, and how this fake does it:
+/// - "A request that the legacy client has started": the task that waits for the test's answer.
+/// - "Calls the request off": cancels that task; the fetch is recorded as cancelled.
+/// - "The service stops working on it": the task ends without calling back.
 private struct CalledOff: LegacyRequest {
   let work: Task<Void, Never>
 

@@ -4,6 +4,14 @@ import Testing
 /// A ``TickerSocket`` whose exchange sends the ticks the test hands it, to every open connection,
 /// and closes connections when the test says; a connection whose task is cancelled is closed from
 /// the listener's side, as the real socket promises.
+///
+/// What ``TickerSocket`` documents, and how this fake does it:
+/// - "A live connection to the exchange's ticker": one ``Connection`` for each `connect`.
+/// - "Opens a connection for `symbol`": ``sendNext()`` sends each tick, in order, to every open
+///   connection, on the scheduler's thread, inside the test's own step, rather than on a thread
+///   of the socket's own.
+/// - "Returns once it has closed": ``closeAll()`` closes every connection from the exchange's
+///   side, and cancelling the task that called `connect` closes its connection from this side.
 public final class FakeTickerSocket: TickerSocket {
   /// One connection, as the socket saw it.
   public struct Connection: Sendable {

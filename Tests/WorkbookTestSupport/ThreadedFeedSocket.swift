@@ -8,6 +8,12 @@ import Synchronization
 /// this one delivers all of its messages as fast as the thread runs, while the feed is busy
 /// applying earlier ones. It keeps the protocol's promise: the messages arrive one at a time, in
 /// order, on one thread, and the connection closes after the last.
+///
+/// What ``FeedSocket`` documents, and how this fake does it:
+/// - "A live connection that pushes messages": all `count` of them, as fast as its thread runs.
+/// - "Opens the connection and calls `onMessage`": from a thread of its own, one message at a
+///   time, in order, while the feed is still busy with earlier ones.
+/// - "Returns when the connection closes": after the last message.
 public final class ThreadedFeedSocket: FeedSocket {
   /// How many messages a connection delivers, numbered from 1 like ``FakeFeedSocket``'s.
   public let count: Int
@@ -59,6 +65,10 @@ public final class ThreadedFeedSocket: FeedSocket {
 /// waits without ordering anything, what the feed does while it waits stays unordered with the
 /// socket's next callback, and the Thread Sanitizer can report the state they share even in a run
 /// where they did not overlap.
+///
+/// What ``FeedJournal`` documents, and how this fake does it:
+/// - "Durable storage that every message is written to": each write waits until the socket has
+///   delivered the message after it, so that appends end while the socket calls.
 public final class PacedFeedJournal: FeedJournal {
   private let socket: ThreadedFeedSocket
   private let written = Locked<[Int]>([])

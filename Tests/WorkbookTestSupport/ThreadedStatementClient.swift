@@ -8,8 +8,24 @@ import Services
 /// answers from elsewhere. It keeps the protocol's promise to the letter: once `cancel()` has
 /// returned, it never calls back; a callback already under way when `cancel()` is called finishes
 /// first, as `cancel()` waits for it.
+///
+/// What ``LegacyStatementClient`` documents, and how this fake does it:
+/// - "The statements service's client from before Swift concurrency": every fetch returns at once;
+///   ``Fetch/answer()`` calls back on whatever thread calls it.
+/// - "Starts fetching the statement": each ``Fetch`` waits for the test.
+/// - "with the statement, or with an error": the statement only; an error is not produced (these
+///   tests race an answer against a cancellation, and ``FakeStatementClient`` fails fetches).
+/// - "with neither": not produced: ``FakeStatementClient`` answers with neither.
+/// - "twice, when the request times out": not produced: ``FakeStatementClient`` times out.
+/// - "never, once the request has been cancelled": once `cancel()` has returned, never.
 public final class ThreadedStatementClient: LegacyStatementClient {
   /// One fetch under way.
+  ///
+  /// What ``LegacyRequest`` documents, and how this fake does it:
+  /// - "A request that the legacy client has started": the fetch, until it answers.
+  /// - "Calls the request off": `cancel()` forgets the completion handler, under the fetch's lock.
+  /// - "The service stops working on it": a callback under way when `cancel()` is called
+  ///   finishes first, and none follows.
   public final class Fetch: LegacyRequest, @unchecked Sendable {
     private let lock = NSLock()
     private var completion: (@Sendable (Statement?, (any Error)?) -> Void)?
