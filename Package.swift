@@ -25,12 +25,15 @@ let chapters: [(target: String, folder: String)] = [
   ("Chapter12", "12-StatementLoader"),
   ("Chapter13", "13-LiveQuote"),
   ("Chapter14", "14-ConnectionManager"),
+  ("Chapter15", "15-UserCache"),
 ]
 
 // Part III: in these chapters the student writes the test. It lives beside the actor, in the
 // chapter's folder, so that `reset` and its backups cover it, and the test target takes it from
 // there. `workbook check` judges it first (Sources/Workbook/Judge.swift).
-let testsWrittenByTheStudent = ["Chapter14": "ConnectionManagerTests.swift"]
+let testsWrittenByTheStudent = [
+  "Chapter14": "ConnectionManagerTests.swift", "Chapter15": "UserCacheTests.swift",
+]
 
 // `workbook check 3` sets WORKBOOK_CHAPTERS=03 and builds in a scratch path apart, so the package
 // it builds holds chapter 03 alone (and not the `workbook` command): another chapter's unfinished
