@@ -82,27 +82,39 @@ struct Check {
     let versions = try judge.versions(includingYours: true)
     let progress = ProgressLine(
       "Judging your test of chapter \(chapter.number) on \(versions.count) versions of the actor")
-    switch try judge.run(
-      [Judge.TestFile(name: "yours", text: text)], on: versions, progress: progress)
-    {
+    var tests = [Judge.TestFile(name: "yours", text: text)]
+    // The workbook's own test, where `Solutions/` is there, runs on the student's actor alone.
+    let theirs = "Solutions/\(chapter.folder)/\(try judge.testFile())"
+    if let workbook = try? String(contentsOf: course.url(theirs), encoding: .utf8) {
+      tests.append(Judge.TestFile(name: "workbook", text: workbook, origin: theirs, only: [.yours]))
+    }
+    switch try judge.run(tests, on: versions, progress: progress) {
     case .doesNotCompile(let errors):
       progress.done("the build failed")
       return stopped(.doesNotCompile, errors)
     case .ran(let found, let testTime, let buildTime):
       let reports = found["yours"] ?? [:]
       let built = "built in \(String(format: "%.1f", buildTime)) s"
-      if let version = versions.first(where: {
-        [.crashed, .timedOut].contains(reports[$0.name]?.verdict)
-      }), let report = reports[version.name] {
+      // A crash stops the run for every version: the one whose test was running is the one it
+      // crashed on.
+      let halted = versions.filter { [.crashed, .timedOut].contains(reports[$0.name]?.verdict) }
+      let running = halted.first { version in
+        reports[version.name]?.tests.contains { $0.outcome == .didNotFinish } ?? false
+      }
+      if let version = running ?? halted.first, let report = reports[version.name] {
         progress.say("\(built); the tests stopped after \(String(format: "%.2f", testTime)) s")
         return stopped(
           report.verdict,
           "Your test \(report.verdict == .crashed ? "crashed" : "ran too long") on "
-            + "\(version.kind == .yours ? "your actor" : "one of the workbook's versions of the actor"): "
+            + (version.kind == .yours
+              ? "your actor: "
+              : version.kind == .starter
+                ? "the starter: " : "one of the workbook's versions of the actor: ")
             + (report.problem ?? ""))
       }
       let judgement = Judgement(
-        versions: versions, reports: reports, assertsNothing: Judge.assertsNothing(text))
+        versions: versions, reports: reports, assertsNothing: Judge.assertsNothing(text),
+        workbook: found["workbook"]?["yours"])
       let tests = judgement.verdicts(chapter: chapter)
       let passed = tests.filter { $0.outcome == .passed }.count
       progress.say(

@@ -6,14 +6,14 @@ import Foundation
 /// every wrong fix the workbook keeps, and pass on the workbook's fix and every other right design
 /// it keeps (`Tests/Judges/<chapter>/wrong-*.swift` and `correct-*.swift`, each a whole actor whose
 /// first comment says in words what it does). Only a test judged good then judges the student's
-/// own actor.
+/// own actor, and with it the workbook's own test (the solution's), where `Solutions/` is there.
 ///
 /// Building each version on its own would cost a build each. Instead every version is a module of
 /// its own under `.build/judge/`, next to a copy of the student's test whose `import` names that
 /// module, and one `swift build` builds them all, one test run runs them all, and each module's
 /// verdicts are read apart (see `WORKBOOK_JUDGE` in Package.swift). The versions change only with
-/// the workbook, so after an edit the build compiles the copies of the test and links once. The
-/// student's files are only read, never written.
+/// the workbook, so after an edit of the test the build compiles its copies, without debug
+/// information, and links once. The student's files are only read, never written.
 struct Judge {
   let course: Course
   let chapter: Chapter
@@ -46,6 +46,10 @@ struct Judge {
   struct TestFile {
     let name: String
     let text: String
+    /// Where the compiler's errors name it: the student's file, unless it is the workbook's.
+    var origin: String?
+    /// The kinds of versions it runs on, every kind when `nil`.
+    var only: Set<Kind>?
   }
 
   /// Where the workbook keeps `chapter`'s versions: a chapter has a judge when this folder exists.
@@ -131,47 +135,77 @@ struct Judge {
     case ran([String: [String: ChapterReport]], testTime: Double, buildTime: Double)
   }
 
+  /// The copies of test files against versions of actors, written under `.build/judge/` and ready
+  /// to build: of one chapter, or of several, so that the self-check builds them all at once.
+  struct Trial {
+    /// Each copy: the test file and the version it names, as `NN/test`, and the module it is.
+    var copies: [(test: String, version: String, module: Chapter)] = []
+    var renamed: [(copy: String, original: String)] = []
+  }
+
   /// Builds every test file against every version in one build, runs them in one test run, and
   /// reads each copy's verdicts apart.
   func run(
     _ tests: [TestFile], on versions: [Version], progress: ProgressLine? = nil
   ) throws(WorkbookError) -> Outcome {
+    var trial = Trial()
+    try prepare(tests, on: versions, into: &trial)
+    switch try Self.run(trial, course: course, focus: chapter, progress: progress) {
+    case .doesNotCompile(let errors):
+      return .doesNotCompile(errors)
+    case .ran(let found, let testTime, let buildTime):
+      var mine: [String: [String: ChapterReport]] = [:]
+      for (key, reports) in found where key.hasPrefix("\(chapter.number)/") {
+        mine[String(key.dropFirst(chapter.number.count + 1))] = reports
+      }
+      return .ran(mine, testTime: testTime, buildTime: buildTime)
+    }
+  }
+
+  /// Writes the copies of `tests` against `versions` (those each test runs on) into `trial`.
+  func prepare(
+    _ tests: [TestFile], on versions: [Version], into trial: inout Trial
+  ) throws(WorkbookError) {
     let actor = try actorFile()
     let testName = try testFile()
-    var modules: [(test: String, version: String, module: String)] = []
-    var renamed: [(copy: String, original: String)] = []
     for test in tests {
-      for version in versions {
+      for version in versions where test.only?.contains(version.kind) ?? true {
+        // The student's test, the one `check` judges, names its modules by version alone.
         let module =
           "Judge\(chapter.number)_"
-          + (tests.count == 1 ? version.name : "\(test.name)_\(version.name)")
+          + (test.name == "yours" ? version.name : "\(test.name)_\(version.name)")
         let folder = ".build/judge/\(module)"
         try write(version.source, to: "\(folder)/actor/\(actor)")
         try write(
           Self.importing(module, in: test.text, insteadOf: chapter),
           to: "\(folder)/tests/\(testName)")
-        modules.append((test.name, version.name, module))
-        renamed.append(("\(folder)/tests/", "Chapters/\(chapter.folder)/"))
+        var judged = chapter
+        judged.module = module
+        trial.copies.append(("\(chapter.number)/\(test.name)", version.name, judged))
+        trial.renamed.append(
+          ("\(folder)/tests/\(testName)", test.origin ?? "Chapters/\(chapter.folder)/\(testName)"))
         if let origin = version.origin {
-          renamed.append(("\(folder)/actor/\(actor)", origin))
+          trial.renamed.append(("\(folder)/actor/\(actor)", origin))
         }
       }
     }
+  }
+
+  /// Builds every copy of `trial` in one build and runs them in one test run; the reports are
+  /// keyed `NN/test`, then by version.
+  static func run(
+    _ trial: Trial, course: Course, focus: Chapter?, progress: ProgressLine?
+  ) throws(WorkbookError) -> Outcome {
     var runner = SuiteRunner(course: course, variant: .student)
     runner.progress = progress
-    runner.renamedPaths = renamed
-    let judged = modules.map { module in
-      var copy = chapter
-      copy.module = module.module
-      return copy
-    }
-    switch try runner.run(judged, focus: chapter) {
+    runner.renamedPaths = trial.renamed
+    switch try runner.run(trial.copies.map(\.module), focus: focus) {
     case .doesNotCompile(let errors):
       return .doesNotCompile(errors)
     case .ran(let reports, let testTime, let buildTime):
       var found: [String: [String: ChapterReport]] = [:]
-      for (module, report) in zip(modules, reports) {
-        found[module.test, default: [:]][module.version] = report
+      for (copy, report) in zip(trial.copies, reports) {
+        found[copy.test, default: [:]][copy.version] = report
       }
       return .ran(found, testTime: testTime, buildTime: buildTime)
     }
@@ -232,6 +266,8 @@ struct Judgement {
   let versions: [Judge.Version]
   let reports: [String: ChapterReport]
   let assertsNothing: Bool
+  /// The workbook's own tests, as they ran on the student's actor, when `Solutions/` has them.
+  var workbook: ChapterReport?
 
   private func report(of version: Judge.Version) -> ChapterReport? { reports[version.name] }
 
@@ -329,6 +365,19 @@ struct Judgement {
         mine.output = test.output
         mine.seconds = test.seconds
         return mine
+      }
+    }
+    // The workbook's own tests run on the student's actor too, and count once the student's test
+    // is judged good: an actor wrong in a way no kept version is still fails them.
+    if isGood, let theirs = workbook {
+      verdicts += theirs.tests.map { test in
+        var verdict = TestVerdict(
+          name: "The workbook's test on your actor: \(test.name)", outcome: test.outcome,
+          messages: test.messages, location: test.location)
+        verdict.suite = test.suite
+        verdict.output = test.output
+        verdict.seconds = test.seconds
+        return verdict
       }
     }
     return verdicts
