@@ -65,7 +65,7 @@ public final class FakeChatServer: ChatServer, FakeService {
         return state.open
       })
     else { return }
-    scenario.recordTestStep("has the network drop \(dropped)")
+    scenario.note("has the network drop \(dropped)")
   }
 
   public func connect() async throws -> Connection {
