@@ -24,6 +24,15 @@ let chapters: [(target: String, folder: String)] = [
   ("Chapter11", "11-SearchModel"),
   ("Chapter12", "12-StatementLoader"),
   ("Chapter13", "13-LiveQuote"),
+  ("Chapter14", "14-ConnectionManager"),
+  ("Chapter15", "15-UserCache"),
+]
+
+// Part III: in these chapters the student writes the test. It lives beside the actor, in the
+// chapter's folder, so that `reset` and its backups cover it, and the test target takes it from
+// there. `workbook check` judges it first (Sources/Workbook/Judge.swift).
+let testsWrittenByTheStudent = [
+  "Chapter14": "ConnectionManagerTests.swift", "Chapter15": "UserCacheTests.swift",
 ]
 
 // `workbook check 3` sets WORKBOOK_CHAPTERS=03 and builds in a scratch path apart, so the package
@@ -38,6 +47,12 @@ let chosen = environment["WORKBOOK_CHAPTERS"].map {
 
 let declared = chapters.filter { chosen?.contains($0.target) ?? true }
 
+// `workbook check 14` judges the student's test of chapter 14: it builds the test once against
+// each version of the actor it keeps (the starter, wrong fixes, right designs, the student's),
+// each copied under .build/judge/ as a module of its own, all in one build. WORKBOOK_JUDGE names
+// those modules; the judge writes their folders before it builds.
+let judged = environment["WORKBOOK_JUDGE"].map { $0.split(separator: ",").map(String.init) } ?? []
+
 // Each chapter's target takes its own folder as its sources, out of the folder that holds them
 // all, and leaves the rest of that folder out. A chapter whose folder is missing then costs
 // SwiftPM's warning "Invalid Source", not the whole package: `swift run workbook` still builds,
@@ -49,6 +64,38 @@ let present =
   (try? FileManager.default.contentsOfDirectory(
     atPath: "\(Context.packageDirectory)/\(chapterFolder)"))
   ?? []
+
+/// A chapter's target, which builds its actor, and its test target.
+func targets(of chapter: (target: String, folder: String)) -> [Target] {
+  let studentTest: String? = testsWrittenByTheStudent[chapter.target].map {
+    "\(chapter.folder)/\($0)"
+  }
+  var excluded: [String] = present.filter { $0 != chapter.folder && !$0.hasPrefix(".") }
+  if let studentTest { excluded.append(studentTest) }
+  let actor: Target = .target(
+    name: chapter.target, dependencies: ["Services"], path: chapterFolder, exclude: excluded,
+    sources: [chapter.folder])
+  let tests: Target = .testTarget(
+    name: "\(chapter.target)Tests",
+    dependencies: [.target(name: chapter.target), "Services", "WorkbookTestSupport"],
+    path: studentTest == nil ? nil : chapterFolder, sources: studentTest.map { [$0] })
+  return [actor, tests]
+}
+
+/// One version of an actor that the judge tries a student's test on, and that test's copy.
+func targets(judging variant: String) -> [Target] {
+  // Without debug information: nobody steps through the copies, and the judge's verdict comes
+  // sooner.
+  let quick: [SwiftSetting] = [.unsafeFlags(["-gnone"])]
+  let actor: Target = .target(
+    name: variant, dependencies: ["Services"], path: ".build/judge/\(variant)/actor",
+    swiftSettings: quick)
+  let tests: Target = .testTarget(
+    name: "\(variant)Tests",
+    dependencies: [.target(name: variant), "Services", "WorkbookTestSupport"],
+    path: ".build/judge/\(variant)/tests", swiftSettings: quick)
+  return [actor, tests]
+}
 
 let package = Package(
   name: "ActorReentrancyWorkbook",
@@ -66,20 +113,6 @@ let package = Package(
         name: "WorkbookTestSupport", dependencies: ["Services"], path: "Tests/WorkbookTestSupport",
         swiftSettings: [.unsafeFlags(["-O"])]),
     ]
-    + declared.flatMap { chapter in
-      [
-        .target(
-          name: chapter.target,
-          dependencies: ["Services"],
-          path: chapterFolder,
-          exclude: present.filter { $0 != chapter.folder && !$0.hasPrefix(".") },
-          sources: [chapter.folder]
-        ),
-        .testTarget(
-          name: "\(chapter.target)Tests",
-          dependencies: [.target(name: chapter.target), "Services", "WorkbookTestSupport"]
-        ),
-      ]
-    },
+    + declared.flatMap(targets(of:)) + judged.flatMap(targets(judging:)),
   swiftLanguageModes: [.v6]
 )

@@ -35,6 +35,9 @@ struct Check {
         chapter: chapter.number, title: chapter.title, verdict: .doesNotCompile, passed: 0,
         total: 0, tests: [], problem: broken.sentence)
     }
+    if Judge.judges(chapter, in: course) {
+      return try judgedReport(for: chapter)
+    }
     var runner = SuiteRunner(course: course, variant: .student)
     let progress = ProgressLine("Building and testing chapter \(chapter.number)")
     runner.progress = progress
@@ -54,6 +57,73 @@ struct Check {
       default: progress.say("\(built), ran \(report.total) tests in \(tests) s")
       }
       return report
+    }
+  }
+
+  /// A chapter whose test the student writes: the judge's verdict on the test, and then what the
+  /// test says of the student's actor (see ``Judge``).
+  private func judgedReport(for chapter: Chapter) throws(WorkbookError) -> ChapterReport {
+    let judge = Judge(course: course, chapter: chapter)
+    let stopped = { (verdict: ChapterReport.Verdict, problem: String?) in
+      ChapterReport(
+        chapter: chapter.number, title: chapter.title, verdict: verdict, passed: 0, total: 0,
+        tests: [], problem: problem)
+    }
+    // A file of the starter's that is missing or empty is reported without a build; the verdict
+    // finds which one, and says so (see ``BrokenCode``).
+    for file in [try judge.testFile(), try judge.actorFile()] {
+      let data = try? Data(contentsOf: course.url("Chapters/\(chapter.folder)/\(file)"))
+      if data.map({ String(decoding: $0, as: UTF8.self).allSatisfy(\.isWhitespace) }) ?? true {
+        return stopped(.doesNotCompile, nil)
+      }
+    }
+    let test = "Chapters/\(chapter.folder)/\(try judge.testFile())"
+    let text = String(decoding: (try? Data(contentsOf: course.url(test))) ?? Data(), as: UTF8.self)
+    let versions = try judge.versions(includingYours: true)
+    let progress = ProgressLine(
+      "Judging your test of chapter \(chapter.number) on \(versions.count) versions of the actor")
+    var tests = [Judge.TestFile(name: "yours", text: text)]
+    // The workbook's own test, where `Solutions/` is there, runs on the student's actor alone.
+    let theirs = "Solutions/\(chapter.folder)/\(try judge.testFile())"
+    if let workbook = try? String(contentsOf: course.url(theirs), encoding: .utf8) {
+      tests.append(Judge.TestFile(name: "workbook", text: workbook, origin: theirs, only: [.yours]))
+    }
+    switch try judge.run(tests, on: versions, progress: progress) {
+    case .doesNotCompile(let errors):
+      progress.done("the build failed")
+      return stopped(.doesNotCompile, errors)
+    case .ran(let found, let testTime, let buildTime):
+      let reports = found["yours"] ?? [:]
+      let built = "built in \(String(format: "%.1f", buildTime)) s"
+      // A crash stops the run for every version: the one whose test was running is the one it
+      // crashed on.
+      let halted = versions.filter { [.crashed, .timedOut].contains(reports[$0.name]?.verdict) }
+      let running = halted.first { version in
+        reports[version.name]?.tests.contains { $0.outcome == .didNotFinish } ?? false
+      }
+      if let version = running ?? halted.first, let report = reports[version.name] {
+        progress.say("\(built); the tests stopped after \(String(format: "%.2f", testTime)) s")
+        return stopped(
+          report.verdict,
+          "Your test \(report.verdict == .crashed ? "crashed" : "ran too long") on "
+            + (version.kind == .yours
+              ? "your actor: "
+              : version.kind == .starter
+                ? "the starter: " : "one of the workbook's versions of the actor: ")
+            + (report.problem ?? ""))
+      }
+      let judgement = Judgement(
+        versions: versions, reports: reports, assertsNothing: Judge.assertsNothing(text),
+        workbook: found["workbook"]?["yours"])
+      let tests = judgement.verdicts(chapter: chapter)
+      let passed = tests.filter { $0.outcome == .passed }.count
+      progress.say(
+        "\(built), ran your test on \(versions.count) versions in \(String(format: "%.2f", testTime)) s"
+      )
+      return ChapterReport(
+        chapter: chapter.number, title: chapter.title,
+        verdict: passed == tests.count ? .done : .failing, passed: passed, total: tests.count,
+        tests: tests, problem: nil)
     }
   }
 
@@ -278,7 +348,9 @@ enum BrokenCode: Equatable {
     case .missingFolder(let sentence):
       sentence
     case .missingFile(let path, let empty, let restore):
-      "\(path) is \(empty ? "empty" : "missing"), so the chapter's tests have no actor to test. "
+      "\(path) is \(empty ? "empty" : "missing"), so "
+        + (path.hasSuffix("Tests.swift")
+          ? "there is no test of yours to judge. " : "the chapter's tests have no actor to test. ")
         + restore
     case .notText(let path, let restore):
       "\(path) is not text (it is not UTF-8), so the compiler cannot read it. " + restore

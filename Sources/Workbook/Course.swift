@@ -9,8 +9,12 @@ struct Chapter {
   /// The lesson's title, such as "`ImageCache`: a check that goes stale at `await`".
   let title: String
 
+  /// The module that builds the chapter's actor instead of its own target, when the judge of a
+  /// student's test builds one version of it (see ``Judge``).
+  var module: String?
+
   /// The SwiftPM target that builds the chapter, and its test target.
-  var target: String { "Chapter\(number)" }
+  var target: String { module ?? "Chapter\(number)" }
   var testTarget: String { "\(target)Tests" }
 }
 

@@ -79,7 +79,11 @@ struct Status {
       return 0
     }
     print("Next: chapter \(chapter.number) (\(state.description)).")
-    if state == .notStarted {
+    if Judge.judges(chapter, in: course) {
+      let test = (try? Judge(course: course, chapter: chapter).testFile()) ?? "its test file"
+      print("  Read Docs/\(chapter.folder).md, write your test in")
+      print("  Chapters/\(chapter.folder)/\(test), then run:")
+    } else if state == .notStarted {
       print("  Read Docs/\(chapter.folder).md, then run:")
     } else {
       print("  Edit Chapters/\(chapter.folder)/, then run:")
@@ -99,10 +103,17 @@ struct Status {
     let rows =
       [("#", "Chapter", "State")]
       + states.map { ($0.0.number, shortened(plain($0.0.title), to: width), $0.1.description) }
-    return rows.map { number, title, state in
+    var lines = rows.map { number, title, state in
       "  " + number.padding(toLength: 2, withPad: " ", startingAt: 0) + "  "
         + title.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + state
-    }.joined(separator: "\n")
+    }
+    // Part III begins at the first chapter whose test the student writes.
+    if let first = states.firstIndex(where: { Judge.judges($0.0, in: course) }) {
+      lines.insert(
+        shortened("      Part III: you write the test, the workbook judges it", to: columns),
+        at: first + 1)
+    }
+    return lines.joined(separator: "\n")
   }
 
   /// `text` in `width` characters at most: whole words and an ellipsis when it is longer, and a

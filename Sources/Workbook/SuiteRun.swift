@@ -23,6 +23,9 @@ struct SuiteRunner {
   /// be that test's. The self-check, which reads neither, runs them side by side, so that the
   /// tests that wait on threads and child processes overlap the explorations.
   var oneAtATime = true
+  /// Paths in the compiler's errors to name as others, such as a copy of a student's file under
+  /// `.build/judge/` as the file the student wrote.
+  var renamedPaths: [(copy: String, original: String)] = []
 
   /// How long one chapter's tests may run before the workbook stops them. Every suite finishes
   /// in well under 2 seconds, and a deadlock fails its test after one; 20 seconds a chapter is
@@ -62,9 +65,12 @@ struct SuiteRunner {
     }
     let buildTime = Date().timeIntervalSince(buildStart)
     guard built.succeeded else {
+      let output = renamedPaths.reduce(built.output) {
+        $0.replacingOccurrences(of: $1.copy, with: $1.original)
+      }
       return .doesNotCompile(
-        Diagnostics.errors(in: built.output, root: course.root, focus: focus)
-          ?? built.output.split(separator: "\n").suffix(30).joined(separator: "\n"))
+        Diagnostics.errors(in: output, root: course.root, focus: focus)
+          ?? output.split(separator: "\n").suffix(30).joined(separator: "\n"))
     }
 
     // On Linux, Swift Testing writes its event stream into the same pipe as the tests' standard
@@ -166,6 +172,15 @@ struct SuiteRunner {
   /// Each self-check variant builds every chapter in a scratch path of its own, so that switching
   /// between them never rebuilds everything.
   private func build(of chapters: [Chapter]) -> (scratch: String, environment: [String: String]) {
+    let judged = chapters.compactMap(\.module)
+    if !judged.isEmpty {
+      // The versions a judge tries a student's test on, and no chapter: they share what the
+      // chapters share, built once in `.build/chapters`.
+      return (
+        ".build/chapters",
+        ["WORKBOOK_CHAPTERS": "", "WORKBOOK_JUDGE": judged.joined(separator: ",")]
+      )
+    }
     guard variant == .student else {
       return (".build/verify-\(variant.rawValue)", ["WORKBOOK_VERIFY": variant.rawValue])
     }

@@ -25,14 +25,15 @@ struct Verify {
     ]
     let solutions = try suites(.solutions)
     let starters = try suites(.starters)
+    let judges = try judgesOfTheStudentsTests()
     if let junit {
       try JUnit.write(
         [
           ("workbook", Results(tests: checks)), ("Solutions", Results(tests: solutions.checks)),
-          ("Starters", Results(tests: starters.checks)),
+          ("Starters", Results(tests: starters.checks)), ("Judges", Results(tests: judges.checks)),
         ], to: junit)
     }
-    checks += solutions.checks + starters.checks
+    checks += solutions.checks + starters.checks + judges.checks
     let results = Results(tests: checks)
     let intact = results.status == .pass
     if json {
@@ -49,6 +50,7 @@ struct Verify {
           explored: solutions.explorations[chapter.number],
           caught: starters.explorations[chapter.number]))
     }
+    for line in judges.lines { print(line) }
     let explored = solutions.explorations.values
     if !explored.isEmpty {
       print(
@@ -282,7 +284,11 @@ struct Verify {
       }
       // Only a run that ended can say that no test exposed the bug; after a crash, the tests
       // that did not run already say so.
-      if variant == .starters, report.total > 0,
+      // In Part III the starter's test is the student's to write: its judge checks it instead.
+      let judged = course.chapters.first { $0.number == report.chapter }.map {
+        Judge.judges($0, in: course)
+      }
+      if variant == .starters, judged != true, report.total > 0,
         report.verdict == .failing || report.verdict == .done,
         !report.tests.contains(where: { $0.outcome == .failedAsExpected })
       {
@@ -293,6 +299,111 @@ struct Verify {
       }
     }
     return suites
+  }
+}
+
+extension Verify {
+  /// What the judges of Part III found: a check for each promise, and a line per chapter.
+  struct Judges {
+    var checks: [Results.Test] = []
+    var lines: [String] = []
+  }
+
+  /// For every chapter whose test the student writes, in one build: the workbook's own test (the
+  /// solution's) is judged good; the starter's unfinished test is told it asserts nothing; and
+  /// each test kept as `Tests/Judges/<chapter>/test-catches-only-the-starter.swift` is told which
+  /// wrong fix it misses, in words.
+  func judgesOfTheStudentsTests() throws(WorkbookError) -> Judges {
+    var judges = Judges()
+    // Every chapter's copies are built in one build, and run in one test run.
+    var trial = Judge.Trial()
+    var kept: [(chapter: Chapter, versions: [Judge.Version], tests: [Judge.TestFile])] = []
+    for chapter in course.chapters where Judge.judges(chapter, in: course) {
+      let judge = Judge(course: course, chapter: chapter)
+      let testFile = try judge.testFile()
+      let reference = try? String(
+        contentsOf: course.url("Solutions/\(chapter.folder)/\(testFile)"), encoding: .utf8)
+      let unfinished = String(
+        decoding: try Starters(course).text(of: testFile, in: chapter), as: UTF8.self)
+      let partial = course.url("\(Judge.folder(of: chapter))/test-catches-only-the-starter.swift")
+      let onlyTheStarter = try? String(contentsOf: partial, encoding: .utf8)
+      let tests = [
+        Judge.TestFile(name: "reference", text: reference ?? ""),
+        Judge.TestFile(name: "unfinished", text: unfinished),
+        Judge.TestFile(name: "onlyTheStarter", text: onlyTheStarter ?? ""),
+      ]
+      let versions = try judge.versions(includingYours: false)
+      try judge.prepare(tests, on: versions, into: &trial)
+      kept.append((chapter, versions, tests))
+    }
+    guard !kept.isEmpty else { return judges }
+    let progress = ProgressLine(
+      "Judging the kept tests of \(kept.count) chapters on every version of their actors")
+    let found: [String: [String: ChapterReport]]
+    switch try Judge.run(trial, course: course, focus: nil, progress: progress) {
+    case .doesNotCompile(let errors):
+      progress.done("the build failed")
+      judges.checks.append(
+        Results.Test(
+          name: "the judges' tests and versions build", status: .error, message: errors,
+          output: nil))
+      return judges
+    case .ran(let reports, let testTime, let buildTime):
+      progress.say(
+        "built in \(String(format: "%.1f", buildTime)) s, ran \(trial.copies.count) copies in "
+          + "\(String(format: "%.3f", testTime)) s")
+      found = reports
+    }
+    for (chapter, versions, tests) in kept {
+      let label = "judge \(chapter.number)"
+      let testFile = try Judge(course: course, chapter: chapter).testFile()
+      let reference = tests[0].text.isEmpty ? nil : tests[0].text
+      let unfinished = tests[1].text
+      let onlyTheStarter = tests[2].text.isEmpty ? nil : tests[2].text
+      func judged(_ name: String, _ text: String) -> Judgement {
+        Judgement(
+          versions: versions, reports: found["\(chapter.number)/\(name)"] ?? [:],
+          assertsNothing: Judge.assertsNothing(text))
+      }
+      let good = judged("reference", reference ?? "")
+      var problems: [String] = []
+      if reference == nil {
+        problems.append("Solutions/\(chapter.folder)/\(testFile) is missing")
+      }
+      if !good.isGood {
+        problems += good.verdicts(chapter: chapter).filter { $0.outcome != .passed }
+          .map { "\($0.name): \($0.messages.joined(separator: " "))" }
+      }
+      judges.checks.append(
+        Results.Test("\(label) · the workbook's own test is judged good", problems: problems))
+      let empty = judged("unfinished", unfinished).verdicts(chapter: chapter)
+      judges.checks.append(
+        Results.Test(
+          "\(label) · the starter's unfinished test is told it asserts nothing",
+          problems: empty[0].messages.contains { $0.contains("asserts nothing") }
+            ? [] : ["the judge said: \(empty[0].messages)"]))
+      let partial = judged("onlyTheStarter", onlyTheStarter ?? "")
+      let said = partial.verdicts(chapter: chapter)[1].messages.joined()
+      let told =
+        onlyTheStarter != nil && partial.failsOnTheStarter && partial.rejected.isEmpty
+        && partial.missed.first.map { said.contains($0.about) } == true
+      judges.checks.append(
+        Results.Test(
+          "\(label) · a test that catches only the starter is told which wrong fix it misses",
+          problems: told
+            ? []
+            : [
+              onlyTheStarter == nil
+                ? "\(Judge.folder(of: chapter))/test-catches-only-the-starter.swift is missing"
+                : "the judge said: \(said)"
+            ]))
+      judges.lines.append(
+        "  \(chapter.folder.padding(toLength: 24, withPad: " ", startingAt: 0)) judge: the "
+          + "workbook's test catches \(good.caught.count) of \(good.wrong.count) wrong fixes, "
+          + "passes \(good.right.count - good.rejected.count) of \(good.right.count) right designs "
+          + "· the test that catches only the starter misses \(partial.missed.count)")
+    }
+    return judges
   }
 }
 

@@ -1,0 +1,115 @@
+import Services
+import Testing
+import WorkbookTestSupport
+
+@testable import Chapter14
+
+// The workbook's tests of the connection manager: one answer to the chapter's exercise. Each test
+// drops the connection under two messages and lets the server answer in another order.
+@Suite("Chapter 14: the connection manager, as you test it")
+struct ConnectionManagerTests {
+  @Test("Messages on their way when the connection drops all arrive, over one new connection")
+  func messagesOnTheirWayWhenTheConnectionDrops() async throws {
+    let scenario = Scenario()
+    let server = FakeChatServer(scenario)
+    let manager = ConnectionManager(server: server)
+
+    // The app is online: its first message opened connection #1.
+    server.open()
+    try await scenario.call("send(\"hello\")") { try await manager.send("hello") }
+    server.close()
+
+    let messages = scenario.start(1, "send(\"hi\")") { try await manager.send("hi") }
+    let late = scenario.start(1, "send(\"bye\")") { try await manager.send("bye") }
+    try await scenario.settle()
+    server.dropConnection()
+    // "hi" finds out first, and reconnects; "bye" finds out only once the new connection is open.
+    server.sends.release(2)
+    try await scenario.settle()
+    server.connects.release(2)
+    try await scenario.settle()
+    server.sends.release(3)
+    try await scenario.settle()
+    server.open()
+    let results = try await messages.results() + late.results()
+
+    #expect(
+      server.connectionsOpened == 2 && results.allSatisfy { $0.error == nil }
+        && server.delivered.sorted() == ["bye", "hello", "hi"],
+      scenario.explain(
+        """
+        The network dropped connection #1 under "hi" and "bye". "hi" found out first and \
+        reconnected; "bye" found out only once connection #2 was open. Of the two messages, \
+        \(describe(sent: results)); the server opened \(server.connectionsOpened) connections \
+        in all, and got \(server.delivered).
+        """,
+        correctly: "\"bye\" goes out on connection #2 as well; connection #2 is the only new one."
+      )
+    )
+  }
+
+  @Test("Messages whose failures come back together share one new connection")
+  func failuresThatComeBackTogetherShareOneConnection() async throws {
+    let scenario = Scenario()
+    let server = FakeChatServer(scenario)
+    let manager = ConnectionManager(server: server)
+    server.open()
+    try await scenario.call("send(\"hello\")") { try await manager.send("hello") }
+    server.close()
+
+    let messages = scenario.start(1, "send(\"hi\")") { try await manager.send("hi") }
+    let others = scenario.start(1, "send(\"bye\")") { try await manager.send("bye") }
+    try await scenario.settle()
+    server.dropConnection()
+    server.open()
+    let results = try await messages.results() + others.results()
+
+    #expect(
+      server.connectionsOpened == 2 && results.allSatisfy { $0.error == nil }
+        && server.delivered.sorted() == ["bye", "hello", "hi"],
+      scenario.explain(
+        """
+        The network dropped connection #1 under "hi" and "bye", and both failures came back \
+        before either message reconnected. Of the two messages, \(describe(sent: results)); the \
+        server opened \(server.connectionsOpened) connections in all, and got \
+        \(server.delivered).
+        """,
+        correctly: "both messages wait for one connect and go out on connection #2."
+      )
+    )
+  }
+
+  @Test("A reconnect that fails fails the messages waiting for it, and the next message connects")
+  func failedReconnectIsTriedAgain() async throws {
+    let scenario = Scenario()
+    let server = FakeChatServer(scenario)
+    let manager = ConnectionManager(server: server)
+    server.open()
+    try await scenario.call("send(\"hello\")") { try await manager.send("hello") }
+    server.close()
+
+    let messages = scenario.start(1, "send(\"hi\")") { try await manager.send("hi") }
+    try await scenario.settle()
+    server.dropConnection()
+    server.sends.release(2)
+    try await scenario.settle()
+    server.connects.release(2, as: "error")
+    let failed = try await messages.results()
+    server.open()
+    let later = scenario.start(1, "send(\"again\")") { try await manager.send("again") }
+    let results = try await later.results()
+
+    #expect(
+      failed.allSatisfy { $0.error is FakeNetworkError } && results.allSatisfy { $0.error == nil }
+        && server.delivered.last == "again",
+      scenario.explain(
+        """
+        The network dropped connection #1 under "hi", and the reconnect failed: of "hi", \
+        \(describe(sent: failed)). The server could be reached again when "again" was sent: of \
+        "again", \(describe(sent: results)), after \(server.connects.started) connects in all.
+        """,
+        correctly: "\"hi\" gets the connect's error; \"again\" connects anew and arrives."
+      )
+    )
+  }
+}

@@ -1,0 +1,385 @@
+import Foundation
+
+/// The judge of a test the student wrote, in the chapters of Part III.
+///
+/// A test that judges an actor must itself be judged first: it has to fail on the starter and on
+/// every wrong fix the workbook keeps, and pass on the workbook's fix and every other right design
+/// it keeps (`Tests/Judges/<chapter>/wrong-*.swift` and `correct-*.swift`, each a whole actor whose
+/// first comment says in words what it does). Only a test judged good then judges the student's
+/// own actor, and with it the workbook's own test (the solution's), where `Solutions/` is there.
+///
+/// Building each version on its own would cost a build each. Instead every version is a module of
+/// its own under `.build/judge/`, next to a copy of the student's test whose `import` names that
+/// module, and one `swift build` builds them all, one test run runs them all, and each module's
+/// verdicts are read apart (see `WORKBOOK_JUDGE` in Package.swift). The versions change only with
+/// the workbook, so after an edit of the test the build compiles its copies, without debug
+/// information, and links once. The student's files are only read, never written.
+struct Judge {
+  let course: Course
+  let chapter: Chapter
+
+  /// What a version of the actor is to the judge.
+  enum Kind {
+    /// The chapter's starter: the bug a good test catches.
+    case starter
+    /// A plausible fix that still breaks the chapter's promise: a good test fails on it.
+    case wrong
+    /// A design that keeps the promise: a good test passes on it.
+    case right
+    /// The student's own actor, which a test judged good then judges.
+    case yours
+  }
+
+  /// One version of the actor, with what it does in words.
+  struct Version {
+    let name: String
+    let kind: Kind
+    /// What it does, as the verdict says it when the test misses it: the kept file's first
+    /// comment, without its "A wrong fix: " or "A right design: ".
+    let about: String
+    let source: String
+    /// Where the compiler's notes may name it, such as `Tests/Judges/…/wrong-….swift`.
+    var origin: String?
+  }
+
+  /// One test file to judge, under a name that is a Swift identifier.
+  struct TestFile {
+    let name: String
+    let text: String
+    /// Where the compiler's errors name it: the student's file, unless it is the workbook's.
+    var origin: String?
+    /// The kinds of versions it runs on, every kind when `nil`.
+    var only: Set<Kind>?
+  }
+
+  /// Where the workbook keeps `chapter`'s versions: a chapter has a judge when this folder exists.
+  static func folder(of chapter: Chapter) -> String { "Tests/Judges/\(chapter.folder)" }
+
+  /// Whether the student writes `chapter`'s test.
+  static func judges(_ chapter: Chapter, in course: Course) -> Bool {
+    var isFolder: ObjCBool = false
+    return FileManager.default.fileExists(
+      atPath: course.url(folder(of: chapter)).path, isDirectory: &isFolder) && isFolder.boolValue
+  }
+
+  /// The student's test file, as the starter names it: the one whose name ends in `Tests.swift`.
+  func testFile() throws(WorkbookError) -> String {
+    let files = try Starters(course).files(of: chapter)
+    guard let test = files.first(where: { $0.hasSuffix("Tests.swift") }) else {
+      throw WorkbookError("\(Starters.manifest) names no test file for chapter \(chapter.number).")
+    }
+    return test
+  }
+
+  /// The actor's file, as the starter names it.
+  func actorFile() throws(WorkbookError) -> String {
+    let files = try Starters(course).files(of: chapter)
+    guard let actor = files.first(where: { !$0.hasSuffix("Tests.swift") }) else {
+      throw WorkbookError("\(Starters.manifest) names no actor for chapter \(chapter.number).")
+    }
+    return actor
+  }
+
+  /// The versions of the actor to try a test on: the starter, from git; the workbook's fix, when
+  /// `Solutions/` is there; every kept wrong fix and right design; with `yours`, the student's.
+  func versions(includingYours yours: Bool) throws(WorkbookError) -> [Version] {
+    let actor = try actorFile()
+    let starter = String(decoding: try Starters(course).text(of: actor, in: chapter), as: UTF8.self)
+    var versions = [
+      Version(
+        name: "starter", kind: .starter, about: "the starter", source: starter)
+    ]
+    if let solution = try? String(
+      contentsOf: course.url("Solutions/\(chapter.folder)/\(actor)"), encoding: .utf8)
+    {
+      versions.append(
+        Version(
+          name: "solution", kind: .right, about: "the workbook's fix", source: solution,
+          origin: "Solutions/\(chapter.folder)/\(actor)"))
+    }
+    let kept = course.url(Self.folder(of: chapter))
+    let files = ((try? FileManager.default.contentsOfDirectory(atPath: kept.path)) ?? []).sorted()
+    for file in files where file.hasSuffix(".swift") {
+      let kind: Kind
+      if file.hasPrefix("wrong-") {
+        kind = .wrong
+      } else if file.hasPrefix("correct-") {
+        kind = .right
+      } else {
+        continue
+      }
+      guard let source = try? String(contentsOf: kept.appendingPathComponent(file), encoding: .utf8)
+      else { throw WorkbookError("\(Self.folder(of: chapter))/\(file) cannot be read.") }
+      versions.append(
+        Version(
+          name: identifier(String(file.dropLast(".swift".count))), kind: kind,
+          about: Self.about(source), source: source,
+          origin: "\(Self.folder(of: chapter))/\(file)"))
+    }
+    if yours {
+      let path = "Chapters/\(chapter.folder)/\(actor)"
+      guard let mine = try? String(contentsOf: course.url(path), encoding: .utf8) else {
+        throw WorkbookError(
+          "\(path) is missing, so there is no actor of yours to test. " + course.restore(chapter),
+          exitCode: .doesNotCompile)
+      }
+      versions.append(
+        Version(name: "yours", kind: .yours, about: "your actor", source: mine, origin: path))
+    }
+    return versions
+  }
+
+  /// What a run of the judge gave: for every test file, one report per version, by name.
+  enum Outcome {
+    case doesNotCompile(String)
+    case ran([String: [String: ChapterReport]], testTime: Double, buildTime: Double)
+  }
+
+  /// The copies of test files against versions of actors, written under `.build/judge/` and ready
+  /// to build: of one chapter, or of several, so that the self-check builds them all at once.
+  struct Trial {
+    /// Each copy: the test file and the version it names, as `NN/test`, and the module it is.
+    var copies: [(test: String, version: String, module: Chapter)] = []
+    var renamed: [(copy: String, original: String)] = []
+  }
+
+  /// Builds every test file against every version in one build, runs them in one test run, and
+  /// reads each copy's verdicts apart.
+  func run(
+    _ tests: [TestFile], on versions: [Version], progress: ProgressLine? = nil
+  ) throws(WorkbookError) -> Outcome {
+    var trial = Trial()
+    try prepare(tests, on: versions, into: &trial)
+    switch try Self.run(trial, course: course, focus: chapter, progress: progress) {
+    case .doesNotCompile(let errors):
+      return .doesNotCompile(errors)
+    case .ran(let found, let testTime, let buildTime):
+      var mine: [String: [String: ChapterReport]] = [:]
+      for (key, reports) in found where key.hasPrefix("\(chapter.number)/") {
+        mine[String(key.dropFirst(chapter.number.count + 1))] = reports
+      }
+      return .ran(mine, testTime: testTime, buildTime: buildTime)
+    }
+  }
+
+  /// Writes the copies of `tests` against `versions` (those each test runs on) into `trial`.
+  func prepare(
+    _ tests: [TestFile], on versions: [Version], into trial: inout Trial
+  ) throws(WorkbookError) {
+    let actor = try actorFile()
+    let testName = try testFile()
+    for test in tests {
+      for version in versions where test.only?.contains(version.kind) ?? true {
+        // The student's test, the one `check` judges, names its modules by version alone.
+        let module =
+          "Judge\(chapter.number)_"
+          + (test.name == "yours" ? version.name : "\(test.name)_\(version.name)")
+        let folder = ".build/judge/\(module)"
+        try write(version.source, to: "\(folder)/actor/\(actor)")
+        try write(
+          Self.importing(module, in: test.text, insteadOf: chapter),
+          to: "\(folder)/tests/\(testName)")
+        var judged = chapter
+        judged.module = module
+        trial.copies.append(("\(chapter.number)/\(test.name)", version.name, judged))
+        trial.renamed.append(
+          ("\(folder)/tests/\(testName)", test.origin ?? "Chapters/\(chapter.folder)/\(testName)"))
+        if let origin = version.origin {
+          trial.renamed.append(("\(folder)/actor/\(actor)", origin))
+        }
+      }
+    }
+  }
+
+  /// Builds every copy of `trial` in one build and runs them in one test run; the reports are
+  /// keyed `NN/test`, then by version.
+  static func run(
+    _ trial: Trial, course: Course, focus: Chapter?, progress: ProgressLine?
+  ) throws(WorkbookError) -> Outcome {
+    var runner = SuiteRunner(course: course, variant: .student)
+    runner.progress = progress
+    runner.renamedPaths = trial.renamed
+    switch try runner.run(trial.copies.map(\.module), focus: focus) {
+    case .doesNotCompile(let errors):
+      return .doesNotCompile(errors)
+    case .ran(let reports, let testTime, let buildTime):
+      var found: [String: [String: ChapterReport]] = [:]
+      for (copy, report) in zip(trial.copies, reports) {
+        found[copy.test, default: [:]][copy.version] = report
+      }
+      return .ran(found, testTime: testTime, buildTime: buildTime)
+    }
+  }
+
+  /// Writes `text` to `path` under the workbook, unless the file already holds it: an unchanged
+  /// file keeps its date, so the build does not compile it again.
+  private func write(_ text: String, to path: String) throws(WorkbookError) {
+    let url = course.url(path)
+    if let old = try? String(contentsOf: url, encoding: .utf8), old == text { return }
+    do {
+      try FileManager.default.createDirectory(
+        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try Data(text.utf8).write(to: url, options: .atomic)
+    } catch {
+      throw WorkbookError("could not write \(path): \(error.localizedDescription)")
+    }
+  }
+
+  /// `text` with its import of the chapter's module made an import of `module`, line for line, so
+  /// that the compiler's line numbers stay the student's.
+  static func importing(_ module: String, in text: String, insteadOf chapter: Chapter) -> String {
+    text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+      let words = line.split(separator: " ")
+      guard words.last == Substring(chapter.target), words.dropLast().last == "import" else {
+        return String(line)
+      }
+      return "@testable import \(module)"
+    }.joined(separator: "\n")
+  }
+
+  /// A kept version's first comment, in words: "A wrong fix: it …" becomes "it …".
+  static func about(_ source: String) -> String {
+    let comment = source.split(separator: "\n").prefix { $0.hasPrefix("//") }
+      .map { $0.drop { $0 == "/" }.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+    guard let colon = comment.firstIndex(of: ":") else { return comment }
+    return comment[comment.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+  }
+
+  /// Whether `text` holds no expectation at all: no `#expect`, `#require` or `Issue.record`
+  /// outside a comment, so it passes on any actor.
+  static func assertsNothing(_ text: String) -> Bool {
+    let code = text.split(separator: "\n").map { line in
+      line.range(of: "//").map { line[..<$0.lowerBound] } ?? line
+    }.joined(separator: "\n")
+    return !["#expect", "#require", "Issue.record", "withKnownIssue"].contains {
+      code.contains($0)
+    }
+  }
+
+  private func identifier(_ name: String) -> String {
+    String(name.map { $0.isLetter || $0.isNumber ? $0 : "_" })
+  }
+}
+
+/// What the judge found of one test file, and the lines a check prints for it.
+struct Judgement {
+  let versions: [Judge.Version]
+  let reports: [String: ChapterReport]
+  let assertsNothing: Bool
+  /// The workbook's own tests, as they ran on the student's actor, when `Solutions/` has them.
+  var workbook: ChapterReport?
+
+  private func report(of version: Judge.Version) -> ChapterReport? { reports[version.name] }
+
+  /// Whether the test's run against `version` ended with a test failing.
+  private func fails(on version: Judge.Version) -> Bool {
+    guard let report = report(of: version) else { return false }
+    return report.tests.contains { $0.outcome == .failed }
+  }
+
+  private func passes(on version: Judge.Version) -> Bool {
+    report(of: version)?.verdict == .done
+  }
+
+  var starter: Judge.Version? { versions.first { $0.kind == .starter } }
+  var wrong: [Judge.Version] { versions.filter { $0.kind == .wrong } }
+  var right: [Judge.Version] { versions.filter { $0.kind == .right } }
+  var caught: [Judge.Version] { wrong.filter(fails(on:)) }
+  var missed: [Judge.Version] { wrong.filter { !fails(on: $0) } }
+  var rejected: [Judge.Version] { right.filter { !passes(on: $0) } }
+  var failsOnTheStarter: Bool { starter.map(fails(on:)) ?? false }
+  var hasTests: Bool { (starter.flatMap(report(of:))?.total ?? 0) > 0 }
+
+  /// The test fails on the starter and every wrong fix, and passes every right design.
+  var isGood: Bool {
+    hasTests && !assertsNothing && failsOnTheStarter && missed.isEmpty && rejected.isEmpty
+  }
+
+  /// The judgement as three tests, in the order a student meets them, then the student's tests as
+  /// they ran on the student's actor.
+  func verdicts(chapter: Chapter) -> [TestVerdict] {
+    let file = "Chapters/\(chapter.folder)/"
+    var starterMessages: [String] = []
+    if !hasTests {
+      starterMessages.append(
+        "Your test file in \(file) holds no @Test yet, so nothing judges the actor. Write a test "
+          + "where the TODO is: the calls that reproduce what users report, and an #expect of "
+          + "what they should have seen.")
+    } else if assertsNothing {
+      starterMessages.append(
+        "Your test asserts nothing yet: it has no #expect, #require or Issue.record, so it passes "
+          + "on any actor, the starter included. Write the calls and the promise where the TODO "
+          + "is: what users should see, as an #expect.")
+    } else if !failsOnTheStarter {
+      let everything = missed.count == wrong.count && rejected.isEmpty
+      starterMessages.append(
+        "Your test passes on the starter, whose users report the bug, so it cannot tell the bug "
+          + "from a fix"
+          + (everything && !wrong.isEmpty
+            ? ": it passes on every version of the actor the workbook keeps, each wrong fix "
+              + "included, so it catches nothing. " : ". ")
+          + "Reproduce what the lesson's users report: which messages were on their way, and in "
+          + "which order the server's answers came back.")
+    }
+    var wrongMessages: [String] = []
+    if !hasTests || assertsNothing {
+      wrongMessages.append("It catches none of the \(wrong.count) until it asserts something.")
+    } else if let one = missed.first {
+      wrongMessages.append(
+        "Your test catches \(caught.count) of the \(wrong.count) wrong fixes the workbook keeps. "
+          + "One it misses: \(one.about) A test that passes on it would let that fix through; "
+          + "what would a user see, and in which order must the answers come back, for it to "
+          + "show?")
+    }
+    var rightMessages: [String] = []
+    if let one = rejected.first {
+      let said = report(of: one)?.tests.first { $0.outcome != .passed }?.messages.first
+      rightMessages.append(
+        "Your test fails on a design that keeps the chapter's promise, so it asks for more than "
+          + "the promise: \(one.about) "
+          + (said.map { "On it, your test said:\n\($0)" } ?? "It did not finish on it."))
+    }
+    var verdicts = [
+      TestVerdict(
+        name: "Your test fails on the starter",
+        outcome: starterMessages.isEmpty ? .passed : .failed, messages: starterMessages,
+        location: nil),
+      TestVerdict(
+        name: "Your test catches the wrong fixes (\(caught.count) of \(wrong.count))",
+        outcome: wrongMessages.isEmpty ? .passed : .failed, messages: wrongMessages,
+        location: nil),
+      TestVerdict(
+        name: "Your test passes on the right designs (\(right.count - rejected.count) of "
+          + "\(right.count))",
+        outcome: rightMessages.isEmpty ? .passed : .failed, messages: rightMessages,
+        location: nil),
+    ]
+    for index in verdicts.indices { verdicts[index].suite = "Judge" }
+    if let yours = versions.first(where: { $0.kind == .yours }).flatMap(report(of:)) {
+      verdicts += yours.tests.map { test in
+        var mine = TestVerdict(
+          name: "On your actor: \(test.name)", outcome: test.outcome, messages: test.messages,
+          location: test.location)
+        mine.suite = test.suite
+        mine.code = test.code
+        mine.output = test.output
+        mine.seconds = test.seconds
+        return mine
+      }
+    }
+    // The workbook's own tests run on the student's actor too, and count once the student's test
+    // is judged good: an actor wrong in a way no kept version is still fails them.
+    if isGood, let theirs = workbook {
+      verdicts += theirs.tests.map { test in
+        var verdict = TestVerdict(
+          name: "The workbook's test on your actor: \(test.name)", outcome: test.outcome,
+          messages: test.messages, location: test.location)
+        verdict.suite = test.suite
+        verdict.output = test.output
+        verdict.seconds = test.seconds
+        return verdict
+      }
+    }
+    return verdicts
+  }
+}
