@@ -246,7 +246,6 @@ struct Verify {
 
   private func suites(_ variant: Variant) throws(WorkbookError) -> Suites {
     var runner = SuiteRunner(course: course, variant: variant)
-    runner.oneAtATime = false
     runner.warningsAreErrors = true
     let log = FileManager.default.temporaryDirectory
       .appendingPathComponent("workbook-\(getpid())-\(variant.rawValue)-explorations.tsv")
