@@ -50,21 +50,30 @@ let present =
     atPath: "\(Context.packageDirectory)/\(chapterFolder)"))
   ?? []
 
+// Built optimised even in a debug build: the explorer runs its own code and the fakes' thousands
+// of times in a test.
+let optimised: [SwiftSetting] = [.unsafeFlags(["-O"])]
+
 let package = Package(
   name: "ActorReentrancyWorkbook",
   platforms: [.macOS(.v15)],
-  products: chosen == nil
+  products: [
+    // The explorer, for testing actors of one's own: Docs/Testing-Your-Own-Actors.md.
+    .library(name: "ScheduleExplorer", targets: ["ScheduleExplorer"])
+  ]
     // `swift run workbook`: the course's table of contents, checks, hints, diffs and resets.
-    ? [.executable(name: "workbook", targets: ["Workbook"])] : [],
+    + (chosen == nil ? [.executable(name: "workbook", targets: ["Workbook"])] : []),
   targets: (chosen == nil ? [.executableTarget(name: "Workbook")] : [])
     + [
       // The world outside the actors: images, an image client, a market-data feed.
       .target(name: "Services"),
-      // Fakes and a deterministic scheduler that every chapter's tests share.
-      // Built optimised even in a debug build: the explorer runs its code thousands of times.
+      // The deterministic scheduler, scenarios, requests, timelines and the explorer: nothing of
+      // the course's own, so that anyone can test an actor of theirs with it.
+      .target(name: "ScheduleExplorer", swiftSettings: optimised),
+      // The course's fakes of its services, and the trait its self-check reads.
       .target(
-        name: "WorkbookTestSupport", dependencies: ["Services"], path: "Tests/WorkbookTestSupport",
-        swiftSettings: [.unsafeFlags(["-O"])]),
+        name: "WorkbookTestSupport", dependencies: ["ScheduleExplorer", "Services"],
+        path: "Tests/WorkbookTestSupport", swiftSettings: optimised),
     ]
     + declared.flatMap { chapter in
       [
@@ -77,7 +86,9 @@ let package = Package(
         ),
         .testTarget(
           name: "\(chapter.target)Tests",
-          dependencies: [.target(name: chapter.target), "Services", "WorkbookTestSupport"]
+          dependencies: [
+            .target(name: chapter.target), "Services", "ScheduleExplorer", "WorkbookTestSupport",
+          ]
         ),
       ]
     },

@@ -1,4 +1,5 @@
 import Foundation
+import ScheduleExplorer
 import Services
 
 /// An ``ImageClient`` whose downloads wait until the test opens its gate.

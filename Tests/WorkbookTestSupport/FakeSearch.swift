@@ -1,4 +1,5 @@
 import Foundation
+import ScheduleExplorer
 import Services
 
 /// A ``SearchService`` whose answers wait until the test lets them arrive, in any order.
@@ -58,8 +59,8 @@ public final class FakeSearchDecoder: SearchDecoder {
     scenario.holdPoint("decodes the answer for \"\(query)\"")
     let onMainActor = MainActorProbe.isOnMainActor
     decoded.withLock { $0.append(Decoding(query: query, onMainActor: onMainActor)) }
-    scenario.record(
-      .observed("decodes the answer for \"\(query)\" \(onMainActor ? "on" : "off") the main actor"))
+    scenario.recordObservation(
+      "decodes the answer for \"\(query)\" \(onMainActor ? "on" : "off") the main actor")
     return FakeSearchService.hits(for: query)
   }
 }

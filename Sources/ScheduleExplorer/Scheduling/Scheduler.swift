@@ -88,7 +88,7 @@ final class Scheduler: @unchecked Sendable {
   private init() {
     startRunner()
     let watchdog = Thread { [self] in watchTheClock() }
-    watchdog.name = "workbook watchdog"
+    watchdog.name = "schedule explorer: watchdog"
     watchdog.start()
   }
 
@@ -254,7 +254,7 @@ final class Scheduler: @unchecked Sendable {
 
   private func startRunner() {
     let thread = Thread { [self] in runJobs() }
-    thread.name = "workbook scheduler"
+    thread.name = "schedule explorer: scheduler"
     // Jobs of Swift Testing itself run here too; give them the stack a main thread would have.
     thread.stackSize = 8 << 20
     thread.start()
@@ -415,7 +415,7 @@ final class Scheduler: @unchecked Sendable {
   private func takeOverTheGlobalExecutor() {
     guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "swift_task_enqueueGlobal_hook") else {
       fatalError(
-        "This Swift runtime has no swift_task_enqueueGlobal_hook; the workbook's tests need it.")
+        "This Swift runtime has no swift_task_enqueueGlobal_hook, which ScheduleExplorer needs.")
     }
     symbol.assumingMemoryBound(to: GlobalEnqueueHook?.self).pointee = { job, _ in
       Scheduler.shared.enqueue(job, on: nil)

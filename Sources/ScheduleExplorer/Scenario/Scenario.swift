@@ -69,7 +69,11 @@ public final class Scenario: Sendable {
 
   /// Runs `body` as a step of this scenario: what it resumes or starts is this scenario's work,
   /// the world's, or with `asTest` the test's own.
-  func step<Result>(asTest: Bool = false, _ body: () throws -> Result) rethrows -> Result {
+  ///
+  /// A fake calls it around whatever it does from outside a caller's task, such as resuming a
+  /// continuation when the test lets a socket deliver: the work that resumes then belongs to this
+  /// scenario, so that ``settle()`` waits for it.
+  public func step<Result>(asTest: Bool = false, _ body: () throws -> Result) rethrows -> Result {
     try Scheduler.withOwner(id, asTest: asTest, body)
   }
 
@@ -84,7 +88,7 @@ public final class Scenario: Sendable {
   // MARK: Callers
 
   /// Starts `count` callers that each run `body` at the same time, named A, B, C, … in the order
-  /// they were started across the whole scenario.
+  /// they were started across the whole scenario (after Z: AA, AB, …).
   ///
   /// Each caller runs in a lane of its own, until it suspends; nothing a caller does is left to
   /// the thread scheduler.
@@ -356,10 +360,22 @@ public final class Scenario: Sendable {
   }
 
   /// Records a step the test takes, such as letting the downloads finish, in the timeline.
-  func recordTestStep(_ step: String) {
+  public func recordTestStep(_ step: String) {
     CurrentCaller.$name.withValue(nil) {
       record(.test(step))
     }
+  }
+
+  /// Records something a fake saw or did, such as `connects to the socket`, in the timeline lane
+  /// of the caller whose work it is doing (``CurrentCaller/name``).
+  public func recordObservation(_ what: String) {
+    record(.observed(what))
+  }
+
+  /// Records something a fake saw or did in the lane of `caller`: a caller's name, the name of a
+  /// lane of the fake's own, such as `socket`, or `nil` for the lane of work nobody's name is on.
+  public func recordObservation(_ what: String, by caller: String?) {
+    record(.observed(what), by: caller)
   }
 
   func record(_ kind: Event.Kind) {
@@ -391,20 +407,28 @@ public final class Scenario: Sendable {
     state.withLock { $0.requestLogs.append(WeakRequests(requests: requests)) }
   }
 
-  /// `WORKBOOK_TIMELINE=off` stops recording timelines, so `Scripts/repeat` can measure what they
-  /// cost.
+  /// `SCHEDULE_EXPLORER_TIMELINE=off` stops recording timelines, so that a benchmark can measure
+  /// what they cost; failure messages then show no timeline.
   private static let keepsTimeline =
-    ProcessInfo.processInfo.environment["WORKBOOK_TIMELINE"] != "off"
+    ProcessInfo.processInfo.environment["SCHEDULE_EXPLORER_TIMELINE"] != "off"
 
   var events: [Event] {
     state.value.events
+  }
+
+  /// Ends the test's waits whose condition now holds.
+  ///
+  /// Every request and every recorded event does this already; a fake calls it when its own
+  /// state changes in a way a test may be waiting for, such as a socket being connected.
+  public func checkWaiters() {
+    checkWaiters(betweenJobs: false)
   }
 
   /// Resolves the waits whose condition now holds.
   ///
   /// - Parameter betweenJobs: whether the scheduler calls this between two jobs, the only moment
   ///   at which "settled" can be read: from inside a job, the job itself is still running.
-  func checkWaiters(betweenJobs: Bool = false) {
+  func checkWaiters(betweenJobs: Bool) {
     let waiters = state.withLock { $0.waiters.map { ($0.key, $0.value) } }
     guard !waiters.isEmpty else { return }
     let settled = betweenJobs && Scheduler.shared.isSettled(id)
@@ -430,11 +454,29 @@ public final class Scenario: Sendable {
     step(asTest: true) { waiter.continuation.resume(returning: satisfied) }
   }
 
+  /// The name of the caller started in position `index` (from 0): A to Z, then AA, AB, … as a
+  /// spreadsheet names its columns.
   static func callerName(_ index: Int) -> String {
-    index < letters.count ? letters[index] : "#\(index + 1)"
+    var name = ""
+    var rest = index + 1
+    while rest > 0 {
+      rest -= 1
+      name.insert(Character(UnicodeScalar(UInt8(65 + rest % 26))), at: name.startIndex)
+      rest /= 26
+    }
+    return name
   }
 
-  private static let letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ".map(String.init)
+  /// The position (from 0) of the caller named `name`, or `nil` if no caller is named so.
+  static func callerIndex(_ name: String) -> Int? {
+    guard isCallerName(name) else { return nil }
+    return name.unicodeScalars.reduce(0) { $0 * 26 + Int($1.value) - 64 } - 1
+  }
+
+  /// Whether `name` is one a scenario gives its callers: capital letters from A to Z only.
+  static func isCallerName(_ name: String) -> Bool {
+    !name.isEmpty && name.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) }
+  }
 }
 
 /// What one caller did, as the scenario saw it, on the scenario's clock.

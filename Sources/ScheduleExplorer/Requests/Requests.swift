@@ -1,9 +1,9 @@
 /// The requests that reach one fake: numbered, counted per key, and held until the test lets them
 /// finish, with what each was answered.
 ///
-/// Every fake in the workbook is built on this, so that "how many downloads", "how many were in
-/// flight together" and "which were cancelled" are answered the same way in every chapter, and so
-/// that the explorer can answer any waiting request in any of the ways the fake knows.
+/// A fake built on this answers "how many downloads", "how many were in flight together" and
+/// "which were cancelled" the way every other fake does, and lets the explorer answer any waiting
+/// request in any of the ways the fake knows.
 public final class Requests: Sendable {
   /// One request, as the fake saw it, on the scenario's clock.
   public struct Record: Sendable {

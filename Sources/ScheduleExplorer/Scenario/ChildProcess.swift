@@ -26,7 +26,7 @@ public final class ChildProcess: Sendable {
   public init() {
     log =
       FileManager.default.temporaryDirectory
-      .appendingPathComponent("workbook-child-\(UUID().uuidString)").path
+      .appendingPathComponent("schedule-explorer-child-\(UUID().uuidString)").path
   }
 
   deinit {
