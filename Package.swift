@@ -50,9 +50,14 @@ let present =
     atPath: "\(Context.packageDirectory)/\(chapterFolder)"))
   ?? []
 
-// Built optimised even in a debug build: the explorer runs its own code and the fakes' thousands
-// of times in a test.
-let optimised: [SwiftSetting] = [.unsafeFlags(["-O"])]
+// The explorer runs its own code and the fakes' thousands of times in a test, and in a debug
+// build that is several times slower. So the workbook's own tools, which always set
+// WORKBOOK_CHAPTERS or WORKBOOK_VERIFY (`workbook check`, `Scripts/verify`, the scripts), build
+// both support targets optimised. Without those variables, as when another package depends on
+// this one for `ScheduleExplorer`, the targets carry no unsafe flags, which SwiftPM refuses in a
+// package that is a dependency by version.
+let optimised: [SwiftSetting] =
+  chosen != nil || environment["WORKBOOK_VERIFY"] != nil ? [.unsafeFlags(["-O"])] : []
 
 let package = Package(
   name: "ActorReentrancyWorkbook",
