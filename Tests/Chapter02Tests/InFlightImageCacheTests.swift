@@ -6,7 +6,7 @@ import WorkbookTestSupport
 
 @testable import Chapter02
 
-@Suite("Chapter 02: one download per image", .exposesBug)
+@Suite("Chapter 02: one download per image", .testScheduler, .exposesBug)
 struct InFlightDownloadTests {
   @Test("Five callers who ask at once share one download")
   func callersAskingAtOnceShareOneDownload() async throws {
@@ -117,7 +117,7 @@ struct InFlightDownloadTests {
   }
 }
 
-@Suite("Chapter 02: what the cache must keep doing")
+@Suite("Chapter 02: what the cache must keep doing", .testScheduler)
 struct InFlightGuardTests {
   @Test("A cached image costs no second download")
   func cachedImageCostsNoDownload() async throws {
@@ -193,7 +193,7 @@ struct InFlightGuardTests {
   }
 }
 
-@Suite("Chapter 02: every interleaving", .exposesBug)
+@Suite("Chapter 02: every interleaving", .testScheduler, .exposesBug)
 struct InFlightExplorationTests {
   @Test("Three callers, in every order, one failed answer at most, share one download and agree")
   func everyInterleavingKeepsThePromise() async {

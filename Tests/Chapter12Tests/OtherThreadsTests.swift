@@ -6,7 +6,7 @@ import WorkbookTestSupport
 
 @testable import Chapter12
 
-@Suite("Chapter 12: calls from other threads")
+@Suite("Chapter 12: calls from other threads", .testScheduler)
 struct StatementLoaderThreadTests {
   @Test("A caller cancelled on one thread while the client answers on another hears back once")
   func cancelledWhileTheClientAnswers() async throws {

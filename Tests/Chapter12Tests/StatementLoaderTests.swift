@@ -42,7 +42,7 @@ private func heard(_ caller: CallerRecord) -> String {
   }
 }
 
-@Suite("Chapter 12: every caller hears back, exactly once", .exposesBug)
+@Suite("Chapter 12: every caller hears back, exactly once", .testScheduler, .exposesBug)
 struct OneAnswerTests {
   @Test("A fetch that times out and then answers anyway reaches its caller once")
   func timeoutThenStatementIsOneAnswer() async {
@@ -165,7 +165,7 @@ struct OneAnswerTests {
   }
 }
 
-@Suite("Chapter 12: what the loader must keep doing")
+@Suite("Chapter 12: what the loader must keep doing", .testScheduler)
 struct StatementLoaderGuardTests {
   @Test("A statement reaches its caller")
   func statementReachesItsCaller() async throws {
@@ -264,7 +264,7 @@ struct StatementLoaderGuardTests {
   }
 }
 
-@Suite("Chapter 12: every interleaving", .exposesBug)
+@Suite("Chapter 12: every interleaving", .testScheduler, .exposesBug)
 struct StatementLoaderExplorationTests {
   @Test(
     "Two callers of one month each hear back once: fetches answered oldest first, at most one unusual answer, one hold, one cancellation"

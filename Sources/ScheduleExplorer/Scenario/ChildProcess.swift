@@ -23,6 +23,7 @@ public final class ChildProcess: Sendable {
   /// Where the child writes; the parent hands it to the child as a captured value.
   public let log: String
 
+  /// Names fresh files for a child to write to, removed when this object goes.
   public init() {
     log =
       FileManager.default.temporaryDirectory
@@ -42,6 +43,9 @@ public final class ChildProcess: Sendable {
     let reason =
       errors.split(separator: "\n").first { $0.contains("Fatal error") }.map {
         "It stopped with: \($0)"
+      }
+      ?? errors.split(separator: "\n").last.map {
+        "It stopped without a fatal error message; the last line it wrote was: \($0)"
       } ?? "It stopped without a fatal error message."
     return Comment(
       rawValue: """
@@ -58,7 +62,12 @@ public final class ChildProcess: Sendable {
 
   /// Sends this process's standard error, and every event any scenario records from now on, to
   /// the files of `log`. Call it first thing in an exit test's body.
+  ///
+  /// The child runs that one body and ends, outside the parent's ``Trait/testScheduler`` scope, so
+  /// this also hands the child's global executor to the test scheduler for the rest of the
+  /// child's life.
   public static func record(to log: String) {
+    Scheduler.shared.beginTakeover()
     _ = FileManager.default.createFile(atPath: eventsPath(log), contents: nil)
     _ = FileManager.default.createFile(atPath: errorsPath(log), contents: nil)
     if let errors = FileHandle(forWritingAtPath: errorsPath(log)) {

@@ -58,12 +58,24 @@ public final class Scenario: Sendable {
   /// `actor`, or `model` for a `@MainActor` class, which is isolated to an actor but is not one.
   public let subject: String
 
+  /// A scenario with nothing started yet; make it inside ``withTestScheduler(isolation:_:)``.
+  ///
+  /// - Parameters:
+  ///   - timeLimit: how long one wait may take before the test gives up.
+  ///   - watchesTheMainActor: whether the code under test runs on the main actor.
+  ///   - subject: what failure messages call the code under test, such as `actor` or `model`.
   public init(
     timeLimit: Duration = .seconds(2), watchesTheMainActor: Bool = false, subject: String = "actor"
   ) {
     self.timeLimit = timeLimit
     self.watchesTheMainActor = watchesTheMainActor
     self.subject = subject
+    precondition(
+      Scheduler.isTakenOver,
+      """
+      A Scenario runs its callers on the test scheduler: make it inside withTestScheduler { }, \
+      or in a test or suite with the .testScheduler trait.
+      """)
     Scheduler.shared.register(self)
   }
 
@@ -229,8 +241,8 @@ public final class Scenario: Sendable {
     until condition: @escaping @Sendable () -> Bool, orSettled: Bool = true
   ) async -> Bool {
     if !Scheduler.shared.isCurrentThread {
-      // The first test of a run may start on the runtime's own threads, before the scheduler took
-      // the global executor over; from its first suspension on, it runs on the scheduler.
+      // A test may have started on the runtime's own threads, before the scheduler took the global
+      // executor over; from its first suspension on, it runs on the scheduler.
       await Task.yield()
     }
     let deadline = ContinuousClock.now + timeLimit
@@ -481,18 +493,24 @@ public final class Scenario: Sendable {
 
 /// What one caller did, as the scenario saw it, on the scenario's clock.
 public struct CallerRecord: Sendable {
+  /// Its name, such as `A`.
   public let name: String
   /// What it called, as the timeline shows it, such as `image(for: cat.png)`.
   public let operation: String
+  /// When it started, on the scenario's clock.
   public let startedAt: Int
+  /// When it returned or threw, on the scenario's clock; `nil` while it runs.
   public internal(set) var finishedAt: Int?
+  /// What it returned or threw; `nil` while it runs.
   public internal(set) var result: Result<any Sendable, any Error>?
   /// When the test cancelled its task, if it did.
   public internal(set) var cancelledAt: Int?
   /// Whether the test holds it back in a gap right now.
   public internal(set) var isHeld = false
 
+  /// Whether it has returned or thrown.
   public var hasFinished: Bool { finishedAt != nil }
+  /// Whether the test cancelled its task.
   public var wasCancelled: Bool { cancelledAt != nil }
 
   /// What it returned, if it returned a `T`.
