@@ -157,7 +157,8 @@ struct ImageCacheWorld: ExplorationWorld {
   func checkPromise(_ moment: Moment<Self>) async {
     moment.expectAgreement(on: Image.self)
     moment.expectKeepsWhatItReturned(client.requests)
-    moment.expectFailuresAreFresh(client.requests, failed: { $0.outcome != "image" })
+    moment.expectFailuresAreFresh(
+      client.requests, failed: { $0.outcome(as: FakeImageClient.Outcome.self) != .image })
     moment.expectNobodyWaitsForAnotherKey(client.requests)
   }
 }

@@ -87,7 +87,7 @@ struct InFlightDownloadTests {
     )
     // Download #1 fails, and A hears of it; B, who asked too, hears of it only later.
     joiner.hold()
-    client.requests.release(1, as: "error")
+    client.requests.release(1, as: FakeImageClient.Outcome.failure)
     _ = try await first.results()
     let next = scenario.start(1, "image(for: cat.png)") { try await cache.image(for: .cat) }
     try await scenario.settle()
@@ -223,7 +223,9 @@ struct ImageCacheWorld: ExplorationWorld {
   /// image; a stored image costs no download; a failed download reaches only the callers who were
   /// waiting for it; and nobody waits for another image's download.
   func checkPromise(_ moment: Moment<Self>) async {
-    let succeeded: (Requests.Record) -> Bool = { $0.outcome == "image" }
+    let succeeded: (Requests.Record) -> Bool = {
+      $0.outcome(as: FakeImageClient.Outcome.self) == .image
+    }
     moment.expectOneRequestAtATime(
       per: client.requests, keepsSuccess: true, succeeded: succeeded)
     moment.expectAgreement(on: Image.self)

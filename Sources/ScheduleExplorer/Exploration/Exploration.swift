@@ -908,6 +908,7 @@ public struct ExplorationBounds: Sendable {
   /// The most schedules one exploration runs.
   public var schedules: Int
 
+  /// Bounds that suit three callers; a world changes only what it needs.
   public init(
     unusualOutcomes: Int = 1, holds: Int = 1, cancellations: Int = 0, reorderings: Int? = nil,
     taskOrders: Int = 1, cancelledRequestsEndOldestFirst: Bool = false, steps: Int = 60,
