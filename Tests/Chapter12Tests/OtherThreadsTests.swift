@@ -27,7 +27,7 @@ struct StatementLoaderThreadTests {
         """,
         correctly: "A gets the statement, or throws CancellationError, once.")
     ) { [log = child.log as String] in
-      ChildProcess.record(to: log)
+      await ChildProcess.record(to: log)
       try await StatementLoaderThreadTests.answerWhileCancelling()
     }
   }
@@ -49,7 +49,7 @@ struct StatementLoaderThreadTests {
         """,
         correctly: "A gets the statement, or throws CancellationError, once.")
     ) { [log = child.log as String] in
-      ChildProcess.record(to: log)
+      await ChildProcess.record(to: log)
       try await StatementLoaderThreadTests.answerWhileStarting()
     }
   }

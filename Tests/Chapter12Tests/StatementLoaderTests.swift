@@ -61,7 +61,7 @@ struct OneAnswerTests {
           """
       )
     ) { [log = child.log as String] in
-      ChildProcess.record(to: log)
+      await ChildProcess.record(to: log)
       let world = Loading()
       let caller = world.ask(for: november)
       _ = await world.scenario.wait { world.client.requests.waiting == [1] }
@@ -238,7 +238,7 @@ struct StatementLoaderGuardTests {
         """,
         correctly: "A gets statement #1 of 2026-11 (or throws CancellationError), once.")
     ) { [log = child.log as String] in
-      ChildProcess.record(to: log)
+      await ChildProcess.record(to: log)
       let world = Loading()
       let caller = world.ask(for: november)
       _ = await world.scenario.wait { world.client.requests.waiting == [1] }
@@ -279,7 +279,7 @@ struct StatementLoaderExplorationTests {
         "Every schedule of two callers should have run to its end, each caller hearing back once.",
         correctly: "every caller hears back once, and nothing is resumed twice.")
     ) { [log = child.log as String] in
-      ChildProcess.record(to: log)
+      await ChildProcess.record(to: log)
       await Exploration(
         StatementLoaderWorld.self,
         calls: [.statement(for: october), .statement(for: october)],

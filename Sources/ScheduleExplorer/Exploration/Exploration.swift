@@ -48,7 +48,7 @@ import Testing
 /// same part of it, and reported with its timeline and a one-line schedule that replays exactly
 /// that run, named by the test's module:
 ///
-///     SCHEDULE_EXPLORER_REPLAY='SessionStoreTests: A B A=token' \
+///     SCHEDULE_EXPLORER_REPLAY='ConnectionPoolTests: A B' \
 ///       swift test --filter everyInterleavingKeepsThePromise
 ///
 /// Two environment variables change what it does:
@@ -65,7 +65,7 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
   public let calls: [World.Call]
   /// How far the exploration goes.
   public let bounds: ExplorationBounds
-  /// The module of the test, such as `SessionStoreTests`, which names its explorations in a
+  /// The module of the test, such as `ConnectionPoolTests`, which names its explorations in a
   /// replay request.
   private let module: String
   private let sourceLocation: SourceLocation
@@ -826,7 +826,7 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
   }
 
   /// The schedule `SCHEDULE_EXPLORER_REPLAY` asks this module's explorations to replay, written
-  /// `SessionStoreTests: A B A=token`.
+  /// `ConnectionPoolTests: A B A=opens`.
   private static func replayRequest(for module: String) -> String? {
     guard let request = ProcessInfo.processInfo.environment["SCHEDULE_EXPLORER_REPLAY"],
       let colon = request.firstIndex(of: ":")

@@ -15,7 +15,7 @@ import Testing
 /// let child = ChildProcess()
 /// await #expect(processExitsWith: .success, child.explain("…", correctly: "…")) {
 ///   [log = child.log as String] in
-///   ChildProcess.record(to: log)
+///   await ChildProcess.record(to: log)
 ///   …
 /// }
 /// ```
@@ -65,15 +65,17 @@ public final class ChildProcess: Sendable {
   ///
   /// The child runs that one body and ends, outside the parent's ``Trait/testScheduler`` scope, so
   /// this also hands the child's global executor to the test scheduler for the rest of the
-  /// child's life.
-  public static func record(to log: String) {
-    Scheduler.shared.beginTakeover()
+  /// child's life, and goes on in a job of the scheduler's: from here on the body runs on the
+  /// scheduler's thread, as a test in the parent does, never beside it.
+  public static func record(to log: String) async {
     _ = FileManager.default.createFile(atPath: eventsPath(log), contents: nil)
     _ = FileManager.default.createFile(atPath: errorsPath(log), contents: nil)
     if let errors = FileHandle(forWritingAtPath: errorsPath(log)) {
       dup2(errors.fileDescriptor, STDERR_FILENO)
     }
     sink.withLock { $0 = FileHandle(forWritingAtPath: eventsPath(log)) }
+    Scheduler.shared.beginTakeover()
+    await Task.yield()
   }
 
   /// Writes `event` of `scenario` down at once, in a child that records: if the next step crashes

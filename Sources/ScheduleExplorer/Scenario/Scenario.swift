@@ -144,8 +144,10 @@ public final class Scenario: Sendable {
             self.record(.threw(describe(error)))
             result = .failure(error)
           }
-          callers.finish(name, with: result)
+          // The scenario's record first: a test that sees the caller finished can read its result.
           self.finish(name, with: result.map { $0 as any Sendable })
+          callers.finish(name, with: result)
+          self.checkWaiters()
         }
       }
       state.withLock { $0.tasks[name] = task }

@@ -42,8 +42,8 @@ public func withTestScheduler<Result>(
 /// A trait that runs each test of a suite, or one test, inside ``withTestScheduler(isolation:_:)``.
 ///
 /// ```swift
-/// @Suite("Session store", .testScheduler, .serialized)
-/// struct SessionStoreTests { … }
+/// @Suite("A pool of one connection", .testScheduler, .serialized)
+/// struct ConnectionPoolTests { … }
 /// ```
 public struct TestSchedulerTrait: SuiteTrait, TestTrait, TestScoping {
   /// It applies to every test of a suite it marks.
