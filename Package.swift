@@ -77,7 +77,9 @@ func targets(of chapter: (target: String, folder: String)) -> [Target] {
     sources: [chapter.folder])
   let tests: Target = .testTarget(
     name: "\(chapter.target)Tests",
-    dependencies: [.target(name: chapter.target), "Services", "WorkbookTestSupport"],
+    dependencies: [
+      .target(name: chapter.target), "Services", "ScheduleExplorer", "WorkbookTestSupport",
+    ],
     path: studentTest == nil ? nil : chapterFolder, sources: studentTest.map { [$0] })
   return [actor, tests]
 }
@@ -92,26 +94,40 @@ func targets(judging variant: String) -> [Target] {
     swiftSettings: quick)
   let tests: Target = .testTarget(
     name: "\(variant)Tests",
-    dependencies: [.target(name: variant), "Services", "WorkbookTestSupport"],
+    dependencies: [.target(name: variant), "Services", "ScheduleExplorer", "WorkbookTestSupport"],
     path: ".build/judge/\(variant)/tests", swiftSettings: quick)
   return [actor, tests]
 }
 
+// The explorer runs its own code and the fakes' thousands of times in a test, and in a debug
+// build that is several times slower. So the workbook's own tools, which always set
+// WORKBOOK_CHAPTERS or WORKBOOK_VERIFY (`workbook check`, `Scripts/verify`, the scripts), build
+// both support targets optimised. Without those variables, as when another package depends on
+// this one for `ScheduleExplorer`, the targets carry no unsafe flags, which SwiftPM refuses in a
+// package that is a dependency by version.
+let optimised: [SwiftSetting] =
+  chosen != nil || environment["WORKBOOK_VERIFY"] != nil ? [.unsafeFlags(["-O"])] : []
+
 let package = Package(
   name: "ActorReentrancyWorkbook",
   platforms: [.macOS(.v15)],
-  products: chosen == nil
+  products: [
+    // The explorer, for testing actors of one's own: Docs/Testing-Your-Own-Actors.md.
+    .library(name: "ScheduleExplorer", targets: ["ScheduleExplorer"])
+  ]
     // `swift run workbook`: the course's table of contents, checks, hints, diffs and resets.
-    ? [.executable(name: "workbook", targets: ["Workbook"])] : [],
+    + (chosen == nil ? [.executable(name: "workbook", targets: ["Workbook"])] : []),
   targets: (chosen == nil ? [.executableTarget(name: "Workbook")] : [])
     + [
       // The world outside the actors: images, an image client, a market-data feed.
       .target(name: "Services"),
-      // Fakes and a deterministic scheduler that every chapter's tests share.
-      // Built optimised even in a debug build: the explorer runs its code thousands of times.
+      // The deterministic scheduler, scenarios, requests, timelines and the explorer: nothing of
+      // the course's own, so that anyone can test an actor of theirs with it.
+      .target(name: "ScheduleExplorer", swiftSettings: optimised),
+      // The course's fakes of its services, and the trait its self-check reads.
       .target(
-        name: "WorkbookTestSupport", dependencies: ["Services"], path: "Tests/WorkbookTestSupport",
-        swiftSettings: [.unsafeFlags(["-O"])]),
+        name: "WorkbookTestSupport", dependencies: ["ScheduleExplorer", "Services"],
+        path: "Tests/WorkbookTestSupport", swiftSettings: optimised),
     ]
     + declared.flatMap(targets(of:)) + judged.flatMap(targets(judging:)),
   swiftLanguageModes: [.v6]

@@ -339,8 +339,8 @@ struct Fake {
 }
 
 /// The outcomes declared in lines `range` of `file`: the strings in `outcomes: [...]`, the raw
-/// values of an `enum Outcome: String` when `outcomes:` lists its cases, and the first argument of
-/// every `mayEndCancelled(as:throwing:)`.
+/// values of an `enum Outcome: String` when `outcomes:` lists its cases or names the type, and the
+/// first argument of every `mayEndCancelled(as:throwing:)`.
 func outcomes(in file: SourceFile, lines range: ClosedRange<Int>) -> [String] {
   let text = range.map { file.lines[$0] }.joined(separator: "\n")
   var found: [String] = []
@@ -360,7 +360,7 @@ func outcomes(in file: SourceFile, lines range: ClosedRange<Int>) -> [String] {
     rest = rest[label.upperBound...]
     if rest.hasPrefix("["), let close = rest.firstIndex(of: "]") {
       found += strings(in: rest[..<close])
-    } else if rest.hasPrefix("Outcome.allCases") {
+    } else if rest.hasPrefix("Outcome.allCases") || rest.hasPrefix("Outcome.self") {
       found += enumOutcomes(in: file, lines: range)
     }
   }

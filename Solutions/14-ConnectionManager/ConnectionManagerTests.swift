@@ -1,3 +1,4 @@
+import ScheduleExplorer
 import Services
 import Testing
 import WorkbookTestSupport
@@ -6,7 +7,7 @@ import WorkbookTestSupport
 
 // The workbook's tests of the connection manager: one answer to the chapter's exercise. Each test
 // drops the connection under two messages and lets the server answer in another order.
-@Suite("Chapter 14: the connection manager, as you test it")
+@Suite("Chapter 14: the connection manager, as you test it", .testScheduler)
 struct ConnectionManagerTests {
   @Test("Messages on their way when the connection drops all arrive, over one new connection")
   func messagesOnTheirWayWhenTheConnectionDrops() async throws {

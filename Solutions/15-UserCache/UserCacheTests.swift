@@ -1,3 +1,4 @@
+import ScheduleExplorer
 import Services
 import Testing
 import WorkbookTestSupport
@@ -6,7 +7,7 @@ import WorkbookTestSupport
 
 // The workbook's tests of the user cache: one answer to the chapter's exercise. Each test prunes
 // the cache while the disk is slow, and has something else happen meanwhile.
-@Suite("Chapter 15: the user cache, as you test it")
+@Suite("Chapter 15: the user cache, as you test it", .testScheduler)
 struct UserCacheTests {
   @Test("A profile fetched while the cache is pruned is kept")
   func profileFetchedWhilePruningIsKept() async throws {

@@ -98,9 +98,13 @@ struct SuiteRunner {
     let ran = chapters.isEmpty ? course.chapters : chapters
     var environment = manifest
     environment["SWIFT_BACKTRACE"] = "enable=no"
+    // An exploration's failure prints the command that replays it: this very build's.
+    environment["SCHEDULE_EXPLORER_TEST_COMMAND"] =
+      manifest.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value) " }.joined()
+      + "swift test --scratch-path \(scratch)"
     if let explorationLog {
       try? FileManager.default.removeItem(at: explorationLog)
-      environment["WORKBOOK_EXPLORATION_LOG"] = explorationLog.path
+      environment["SCHEDULE_EXPLORER_LOG"] = explorationLog.path
     }
     progress?.step("running the tests…", always: true)
     let testStart = Date()

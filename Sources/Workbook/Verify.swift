@@ -226,7 +226,8 @@ struct Verify {
     let firstSchedules: Int
   }
 
-  /// Reads the lines the explorations wrote: chapter, schedules, seconds, callers, pruned.
+  /// Reads the lines the explorations wrote: test module, schedules, seconds, callers, pruned.
+  /// A chapter's module is `Chapter02Tests`; the table is keyed by its number, `02`.
   private func explorations(in log: URL) -> [String: Exploration] {
     let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
     var found: [String: Exploration] = [:]
@@ -235,9 +236,10 @@ struct Verify {
       guard fields.count >= 3, let schedules = Int(fields[1]), let seconds = Double(fields[2])
       else { continue }
       let pruned = fields.count > 4 ? Int(fields[4]) ?? 0 : 0
+      let chapter = String(fields[0].drop { !$0.isNumber }.prefix { $0.isNumber })
       // A chapter may explore more than once, with other calls and bounds: count them together.
-      let before = found[String(fields[0])]
-      found[String(fields[0])] = Exploration(
+      let before = found[chapter]
+      found[chapter] = Exploration(
         schedules: schedules + (before?.schedules ?? 0), seconds: seconds + (before?.seconds ?? 0),
         pruned: pruned + (before?.pruned ?? 0), firstSchedules: before?.firstSchedules ?? schedules)
     }

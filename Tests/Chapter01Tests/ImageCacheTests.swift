@@ -1,11 +1,12 @@
 import Foundation
+import ScheduleExplorer
 import Services
 import Testing
 import WorkbookTestSupport
 
 @testable import Chapter01
 
-@Suite("Chapter 01: callers who ask at once", .exposesBug)
+@Suite("Chapter 01: callers who ask at once", .testScheduler, .exposesBug)
 struct ImageCacheConcurrencyTests {
   @Test("Callers who ask for the same image at once all get the same image")
   func callersAskingAtOnceGetTheSameImage() async throws {
@@ -59,7 +60,7 @@ struct ImageCacheConcurrencyTests {
   }
 }
 
-@Suite("Chapter 01: what the cache must keep doing")
+@Suite("Chapter 01: what the cache must keep doing", .testScheduler)
 struct ImageCacheGuardTests {
   @Test("A cached image costs no second download")
   func cachedImageCostsNoDownload() async throws {
@@ -122,7 +123,7 @@ struct ImageCacheGuardTests {
   }
 }
 
-@Suite("Chapter 01: every interleaving", .exposesBug)
+@Suite("Chapter 01: every interleaving", .testScheduler, .exposesBug)
 struct ImageCacheExplorationTests {
   @Test("Three callers, in every order, one failed answer at most, agree on one image")
   func everyInterleavingKeepsThePromise() async {
@@ -156,7 +157,8 @@ struct ImageCacheWorld: ExplorationWorld {
   func checkPromise(_ moment: Moment<Self>) async {
     moment.expectAgreement(on: Image.self)
     moment.expectKeepsWhatItReturned(client.requests)
-    moment.expectFailuresAreFresh(client.requests, failed: { $0.outcome != "image" })
+    moment.expectFailuresAreFresh(
+      client.requests, failed: { $0.outcome(as: FakeImageClient.Outcome.self) != .image })
     moment.expectNobodyWaitsForAnotherKey(client.requests)
   }
 }

@@ -1,11 +1,12 @@
 import Foundation
+import ScheduleExplorer
 import Services
 import Testing
 import WorkbookTestSupport
 
 @testable import Chapter02
 
-@Suite("Chapter 02: one download per image", .exposesBug)
+@Suite("Chapter 02: one download per image", .testScheduler, .exposesBug)
 struct InFlightDownloadTests {
   @Test("Five callers who ask at once share one download")
   func callersAskingAtOnceShareOneDownload() async throws {
@@ -86,7 +87,7 @@ struct InFlightDownloadTests {
     )
     // Download #1 fails, and A hears of it; B, who asked too, hears of it only later.
     joiner.hold()
-    client.requests.release(1, as: "error")
+    client.requests.release(1, as: FakeImageClient.Outcome.failure)
     _ = try await first.results()
     let next = scenario.start(1, "image(for: cat.png)") { try await cache.image(for: .cat) }
     try await scenario.settle()
@@ -116,7 +117,7 @@ struct InFlightDownloadTests {
   }
 }
 
-@Suite("Chapter 02: what the cache must keep doing")
+@Suite("Chapter 02: what the cache must keep doing", .testScheduler)
 struct InFlightGuardTests {
   @Test("A cached image costs no second download")
   func cachedImageCostsNoDownload() async throws {
@@ -192,7 +193,7 @@ struct InFlightGuardTests {
   }
 }
 
-@Suite("Chapter 02: every interleaving", .exposesBug)
+@Suite("Chapter 02: every interleaving", .testScheduler, .exposesBug)
 struct InFlightExplorationTests {
   @Test("Three callers, in every order, one failed answer at most, share one download and agree")
   func everyInterleavingKeepsThePromise() async {
@@ -222,7 +223,9 @@ struct ImageCacheWorld: ExplorationWorld {
   /// image; a stored image costs no download; a failed download reaches only the callers who were
   /// waiting for it; and nobody waits for another image's download.
   func checkPromise(_ moment: Moment<Self>) async {
-    let succeeded: (Requests.Record) -> Bool = { $0.outcome == "image" }
+    let succeeded: (Requests.Record) -> Bool = {
+      $0.outcome(as: FakeImageClient.Outcome.self) == .image
+    }
     moment.expectOneRequestAtATime(
       per: client.requests, keepsSuccess: true, succeeded: succeeded)
     moment.expectAgreement(on: Image.self)

@@ -1,10 +1,11 @@
+import ScheduleExplorer
 import Services
 import Testing
 import WorkbookTestSupport
 
 @testable import Chapter03
 
-@Suite("Chapter 03: the book changes while a fetch is out", .exposesBug)
+@Suite("Chapter 03: the book changes while a fetch is out", .testScheduler, .exposesBug)
 struct InvalidationTests {
   @Test("A snapshot fetched before invalidate() is not kept after it")
   func snapshotFetchedBeforeInvalidationIsNotKept() async throws {
@@ -102,7 +103,7 @@ struct InvalidationTests {
   }
 }
 
-@Suite("Chapter 03: what the cache must keep doing")
+@Suite("Chapter 03: what the cache must keep doing", .testScheduler)
 struct MarketDataGuardTests {
   @Test("Readers who ask at once share one fetch")
   func readersAskingAtOnceShareOneFetch() async throws {
@@ -208,7 +209,7 @@ struct MarketDataGuardTests {
   }
 }
 
-@Suite("Chapter 03: every interleaving", .exposesBug)
+@Suite("Chapter 03: every interleaving", .testScheduler, .exposesBug)
 struct MarketDataExplorationTests {
   @Test("Three reads and a change of book at any point between them never keep an old book")
   func everyInterleavingKeepsThePromise() async {

@@ -1,10 +1,11 @@
+import ScheduleExplorer
 import Services
 import Testing
 import WorkbookTestSupport
 
 @testable import Chapter04
 
-@Suite("Chapter 04: a rejection that arrives late", .exposesBug)
+@Suite("Chapter 04: a rejection that arrives late", .testScheduler, .exposesBug)
 struct LateRejectionTests {
   @Test("A caller who reports a token that was already replaced gets the new one, no refresh")
   func lateRejectionGetsTheCurrentToken() async throws {
@@ -70,7 +71,7 @@ struct LateRejectionTests {
   }
 }
 
-@Suite("Chapter 04: what the token store must keep doing")
+@Suite("Chapter 04: what the token store must keep doing", .testScheduler)
 struct TokenStoreGuardTests {
   @Test("Callers who find the token expired share one refresh and all stay signed in")
   func callersShareOneRefresh() async throws {
@@ -220,7 +221,7 @@ struct TokenStoreGuardTests {
   }
 }
 
-@Suite("Chapter 04: every interleaving", .exposesBug)
+@Suite("Chapter 04: every interleaving", .testScheduler, .exposesBug)
 struct TokenStoreExplorationTests {
   @Test(
     "Three reports of a refused token, at most one failure and one cancellation, cost one refresh")

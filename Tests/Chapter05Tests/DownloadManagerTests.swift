@@ -1,11 +1,12 @@
 import Foundation
+import ScheduleExplorer
 import Services
 import Testing
 import WorkbookTestSupport
 
 @testable import Chapter05
 
-@Suite("Chapter 05: the latest request owns its key", .exposesBug)
+@Suite("Chapter 05: the latest request owns its key", .testScheduler, .exposesBug)
 struct LatestRequestTests {
   @Test("Cancelling a key cancels the download that is really running for it")
   func cancellingAKeyCancelsTheNewerDownload() async throws {
@@ -83,7 +84,7 @@ struct LatestRequestTests {
   }
 }
 
-@Suite("Chapter 05: what the download manager must keep doing")
+@Suite("Chapter 05: what the download manager must keep doing", .testScheduler)
 struct DownloadManagerGuardTests {
   @Test("A newer request for a key cancels the older download")
   func newerRequestCancelsTheOlderDownload() async throws {
@@ -246,7 +247,7 @@ struct DownloadManagerGuardTests {
   }
 }
 
-@Suite("Chapter 05: every interleaving", .exposesBug)
+@Suite("Chapter 05: every interleaving", .testScheduler, .exposesBug)
 struct DownloadManagerExplorationTests {
   @Test(
     "Requests and cancellations for one key, in every order, leave the latest request in charge")

@@ -1,3 +1,4 @@
+import ScheduleExplorer
 import Services
 import Testing
 import WorkbookTestSupport
@@ -15,7 +16,7 @@ private let sixtyDollars = Order(symbol: "ACME", quantity: 60, limitPrice: 100)
 /// 40 shares at $1.00.
 private let fortyDollars = Order(symbol: "ACME", quantity: 40, limitPrice: 100)
 
-@Suite("Chapter 06: the balance holds at every await", .exposesBug)
+@Suite("Chapter 06: the balance holds at every await", .testScheduler, .exposesBug)
 struct ReservationTests {
   @Test("Two orders that together cost more than the account holds cannot both go through")
   func ordersBeyondTheBalanceAreRefused() async throws {
@@ -177,7 +178,7 @@ struct ReservationTests {
   }
 }
 
-@Suite("Chapter 06: what the account must keep doing")
+@Suite("Chapter 06: what the account must keep doing", .testScheduler)
 struct BuyingPowerGuardTests {
   @Test("An accepted order is charged once")
   func acceptedOrderIsCharged() async throws {
@@ -276,7 +277,7 @@ struct BuyingPowerGuardTests {
   }
 }
 
-@Suite("Chapter 06: every interleaving", .exposesBug)
+@Suite("Chapter 06: every interleaving", .testScheduler, .exposesBug)
 struct BuyingPowerExplorationTests {
   @Test("Three orders, in every order, one answer at most rejected or lost, never overspend")
   func everyInterleavingKeepsThePromise() async {

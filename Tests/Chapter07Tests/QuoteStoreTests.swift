@@ -1,10 +1,11 @@
+import ScheduleExplorer
 import Services
 import Testing
 import WorkbookTestSupport
 
 @testable import Chapter07
 
-@Suite("Chapter 07: the newest answer wins", .exposesBug)
+@Suite("Chapter 07: the newest answer wins", .testScheduler, .exposesBug)
 struct AnswerOrderTests {
   @Test("An older answer that arrives last does not replace a newer one")
   func olderAnswerArrivingLastIsIgnored() async throws {
@@ -70,7 +71,7 @@ struct AnswerOrderTests {
   }
 }
 
-@Suite("Chapter 07: what the quote store must keep doing")
+@Suite("Chapter 07: what the quote store must keep doing", .testScheduler)
 struct QuoteStoreGuardTests {
   @Test("Answers that arrive in order are each shown as they arrive")
   func answersInOrderAreEachShown() async throws {
@@ -125,7 +126,7 @@ struct QuoteStoreGuardTests {
   }
 }
 
-@Suite("Chapter 07: every interleaving", .exposesBug)
+@Suite("Chapter 07: every interleaving", .testScheduler, .exposesBug)
 struct QuoteStoreExplorationTests {
   @Test(
     "Overlapping refreshes, answered in every order, at most one failing or lower, always show the newest answer"

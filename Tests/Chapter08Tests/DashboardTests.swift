@@ -1,3 +1,4 @@
+import ScheduleExplorer
 import Services
 import Testing
 import WorkbookTestSupport
@@ -10,7 +11,7 @@ extension DashboardContent: CustomTestStringConvertible {
   }
 }
 
-@Suite("Chapter 08: independent work runs at the same time", .exposesBug)
+@Suite("Chapter 08: independent work runs at the same time", .testScheduler, .exposesBug)
 struct ConcurrentPanelTests {
   @Test("All four panels load at the same time")
   func panelsLoadAtTheSameTime() async throws {
@@ -40,7 +41,7 @@ struct ConcurrentPanelTests {
   }
 }
 
-@Suite("Chapter 08: what loading must keep doing")
+@Suite("Chapter 08: what loading must keep doing", .testScheduler)
 struct DashboardGuardTests {
   @Test("A dashboard loads all four panels")
   func dashboardLoadsEveryPanel() async throws {
@@ -158,7 +159,7 @@ struct DashboardGuardTests {
   }
 }
 
-@Suite("Chapter 08: every interleaving", .exposesBug)
+@Suite("Chapter 08: every interleaving", .testScheduler, .exposesBug)
 struct DashboardExplorationTests {
   @Test(
     "A reload, its panels answering in every order, at most one failing, cancelled at any moment, keeps the promise"

@@ -1,11 +1,12 @@
 import Foundation
+import ScheduleExplorer
 import Services
 import Testing
 import WorkbookTestSupport
 
 @testable import Chapter09
 
-@Suite("Chapter 09: a cancelled caller leaves alone", .exposesBug)
+@Suite("Chapter 09: a cancelled caller leaves alone", .testScheduler, .exposesBug)
 struct SharedCancellationTests {
   @Test("Cancelling the caller who started a download does not fail the others")
   func cancellingTheFirstCallerSparesTheOthers() async throws {
@@ -92,7 +93,7 @@ struct SharedCancellationTests {
   }
 }
 
-@Suite("Chapter 09: what the loader must keep doing")
+@Suite("Chapter 09: what the loader must keep doing", .testScheduler)
 struct AvatarLoaderGuardTests {
   @Test("Callers who ask at once share one download")
   func callersShareOneDownload() async throws {
@@ -141,7 +142,7 @@ struct AvatarLoaderGuardTests {
   }
 }
 
-@Suite("Chapter 09: every interleaving", .exposesBug)
+@Suite("Chapter 09: every interleaving", .testScheduler, .exposesBug)
 struct AvatarLoaderExplorationTests {
   @Test(
     "Three rows, with at most one unusual outcome and one cancellation, share downloads and leave alone"

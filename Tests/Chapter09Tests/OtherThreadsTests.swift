@@ -1,11 +1,12 @@
 import Foundation
+import ScheduleExplorer
 import Services
 import Testing
 import WorkbookTestSupport
 
 @testable import Chapter09
 
-@Suite("Chapter 09: rows cancelled from other threads")
+@Suite("Chapter 09: rows cancelled from other threads", .testScheduler)
 struct AvatarLoaderThreadTests {
   @Test("Rows cancelled on other threads while their download finishes each hear back once")
   func rowsCancelledOnOtherThreads() async throws {

@@ -1,10 +1,11 @@
+import ScheduleExplorer
 import Services
 import Testing
 import WorkbookTestSupport
 
 @testable import Chapter10
 
-@Suite("Chapter 10: messages are applied in the order they arrive", .exposesBug)
+@Suite("Chapter 10: messages are applied in the order they arrive", .testScheduler, .exposesBug)
 struct MessageOrderTests {
   @Test("Messages are written and applied in the order the socket delivered them")
   func messagesAreAppliedInOrder() async throws {
@@ -79,7 +80,7 @@ struct MessageOrderTests {
   }
 }
 
-@Suite("Chapter 10: what the feed must keep doing")
+@Suite("Chapter 10: what the feed must keep doing", .testScheduler)
 struct MarketFeedGuardTests {
   @Test("Every message is written once and its price applied")
   func everyMessageIsAppliedOnce() async throws {
@@ -132,7 +133,7 @@ struct MarketFeedGuardTests {
   }
 }
 
-@Suite("Chapter 10: every interleaving", .exposesBug)
+@Suite("Chapter 10: every interleaving", .testScheduler, .exposesBug)
 struct MarketFeedExplorationTests {
   @Test("Three messages, in every order and with one hold at most, are applied once and in order")
   func everyInterleavingKeepsThePromise() async {

@@ -1,10 +1,11 @@
+import ScheduleExplorer
 import Services
 import Testing
 import WorkbookTestSupport
 
 @testable import Chapter10
 
-@Suite("Chapter 10: messages from the socket's own thread")
+@Suite("Chapter 10: messages from the socket's own thread", .testScheduler)
 struct MarketFeedThreadTests {
   @Test("Messages the socket delivers from its own thread are each written once")
   func messagesFromTheSocketsThread() async throws {

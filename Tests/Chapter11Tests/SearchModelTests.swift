@@ -1,4 +1,5 @@
 import Foundation
+import ScheduleExplorer
 import Services
 import Testing
 import WorkbookTestSupport
@@ -45,7 +46,7 @@ private struct Screen {
   }
 }
 
-@Suite("Chapter 11: the main actor's time and its reentrancy", .exposesBug)
+@Suite("Chapter 11: the main actor's time and its reentrancy", .testScheduler, .exposesBug)
 struct SearchModelTests {
   @Test("The answer is decoded off the main actor")
   func answerIsDecodedOffTheMainActor() async throws {
@@ -101,7 +102,7 @@ struct SearchModelTests {
   }
 }
 
-@Suite("Chapter 11: what the search screen must keep doing")
+@Suite("Chapter 11: what the search screen must keep doing", .testScheduler)
 struct SearchModelGuardTests {
   @Test("A search shows what the backend found")
   func searchShowsTheHits() async throws {
@@ -168,7 +169,7 @@ struct SearchModelGuardTests {
   }
 }
 
-@Suite("Chapter 11: every interleaving", .exposesBug)
+@Suite("Chapter 11: every interleaving", .testScheduler, .exposesBug)
 struct SearchModelExplorationTests {
   @Test("Typing three queries, answered in every order and none failing, never shows older hits")
   func everyInterleavingKeepsThePromise() async {

@@ -1,11 +1,12 @@
 import Foundation
+import ScheduleExplorer
 import Services
 import Testing
 import WorkbookTestSupport
 
 @testable import Chapter12
 
-@Suite("Chapter 12: calls from other threads")
+@Suite("Chapter 12: calls from other threads", .testScheduler)
 struct StatementLoaderThreadTests {
   @Test("A caller cancelled on one thread while the client answers on another hears back once")
   func cancelledWhileTheClientAnswers() async throws {
@@ -26,7 +27,7 @@ struct StatementLoaderThreadTests {
         """,
         correctly: "A gets the statement, or throws CancellationError, once.")
     ) { [log = child.log as String] in
-      ChildProcess.record(to: log)
+      await ChildProcess.record(to: log)
       try await StatementLoaderThreadTests.answerWhileCancelling()
     }
   }
@@ -48,7 +49,7 @@ struct StatementLoaderThreadTests {
         """,
         correctly: "A gets the statement, or throws CancellationError, once.")
     ) { [log = child.log as String] in
-      ChildProcess.record(to: log)
+      await ChildProcess.record(to: log)
       try await StatementLoaderThreadTests.answerWhileStarting()
     }
   }

@@ -1,3 +1,4 @@
+import ScheduleExplorer
 import Services
 import Testing
 import WorkbookTestSupport
@@ -41,7 +42,7 @@ private func heard(_ caller: CallerRecord) -> String {
   }
 }
 
-@Suite("Chapter 12: every caller hears back, exactly once", .exposesBug)
+@Suite("Chapter 12: every caller hears back, exactly once", .testScheduler, .exposesBug)
 struct OneAnswerTests {
   @Test("A fetch that times out and then answers anyway reaches its caller once")
   func timeoutThenStatementIsOneAnswer() async {
@@ -60,7 +61,7 @@ struct OneAnswerTests {
           """
       )
     ) { [log = child.log as String] in
-      ChildProcess.record(to: log)
+      await ChildProcess.record(to: log)
       let world = Loading()
       let caller = world.ask(for: november)
       _ = await world.scenario.wait { world.client.requests.waiting == [1] }
@@ -164,7 +165,7 @@ struct OneAnswerTests {
   }
 }
 
-@Suite("Chapter 12: what the loader must keep doing")
+@Suite("Chapter 12: what the loader must keep doing", .testScheduler)
 struct StatementLoaderGuardTests {
   @Test("A statement reaches its caller")
   func statementReachesItsCaller() async throws {
@@ -237,7 +238,7 @@ struct StatementLoaderGuardTests {
         """,
         correctly: "A gets statement #1 of 2026-11 (or throws CancellationError), once.")
     ) { [log = child.log as String] in
-      ChildProcess.record(to: log)
+      await ChildProcess.record(to: log)
       let world = Loading()
       let caller = world.ask(for: november)
       _ = await world.scenario.wait { world.client.requests.waiting == [1] }
@@ -263,7 +264,7 @@ struct StatementLoaderGuardTests {
   }
 }
 
-@Suite("Chapter 12: every interleaving", .exposesBug)
+@Suite("Chapter 12: every interleaving", .testScheduler, .exposesBug)
 struct StatementLoaderExplorationTests {
   @Test(
     "Two callers of one month each hear back once: fetches answered oldest first, at most one unusual answer, one hold, one cancellation"
@@ -278,7 +279,7 @@ struct StatementLoaderExplorationTests {
         "Every schedule of two callers should have run to its end, each caller hearing back once.",
         correctly: "every caller hears back once, and nothing is resumed twice.")
     ) { [log = child.log as String] in
-      ChildProcess.record(to: log)
+      await ChildProcess.record(to: log)
       await Exploration(
         StatementLoaderWorld.self,
         calls: [.statement(for: october), .statement(for: october)],

@@ -1,3 +1,4 @@
+import ScheduleExplorer
 import Services
 import Testing
 import WorkbookTestSupport
@@ -61,7 +62,7 @@ private struct Received: Sendable, CustomTestStringConvertible {
   }
 }
 
-@Suite("Chapter 13: nothing outlives its listener", .exposesBug)
+@Suite("Chapter 13: nothing outlives its listener", .testScheduler, .exposesBug)
 struct LifetimeTests {
   @Test("A listener whose task is cancelled closes its connection")
   func cancelledListenerClosesItsConnection() async throws {
@@ -174,7 +175,7 @@ struct LifetimeTests {
   }
 }
 
-@Suite("Chapter 13: what the quote must keep doing")
+@Suite("Chapter 13: what the quote must keep doing", .testScheduler)
 struct LiveQuoteGuardTests {
   @Test("Every tick reaches the listener, in order")
   func everyTickArrivesInOrder() async throws {

@@ -1,20 +1,6 @@
-import Foundation
+import ScheduleExplorer
 import Services
 import Testing
-
-/// How a value or an error reads in a timeline and in a failure message.
-public func describe(_ value: Any) -> String {
-  if value is CancellationError {
-    return "CancellationError"
-  }
-  if let error = value as? URLError, error.code == .cancelled {
-    return "URLError(.cancelled)"
-  }
-  if let value = value as? any CustomTestStringConvertible {
-    return value.testDescription
-  }
-  return String(describing: value)
-}
 
 extension Image: CustomTestStringConvertible {
   /// The number of the fake download that produced this image, as `image #3`.

@@ -1,4 +1,5 @@
 import Foundation
+import ScheduleExplorer
 import Testing
 
 /// Marks the tests that show a chapter's bug: they fail on the starter and pass on a correct fix.

@@ -1,4 +1,5 @@
 import Foundation
+import ScheduleExplorer
 import Services
 
 /// An ``AuthServer`` with single-use refresh tokens, whose refreshes wait until the test lets them

@@ -1,3 +1,4 @@
+import ScheduleExplorer
 import Services
 
 /// A ``DashboardService`` whose panels load only when the test lets them.

@@ -1,3 +1,4 @@
+import ScheduleExplorer
 import Services
 import Testing
 

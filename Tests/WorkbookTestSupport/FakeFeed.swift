@@ -1,3 +1,4 @@
+import ScheduleExplorer
 import Services
 
 /// A ``FeedSocket`` that delivers the messages the test hands it, and closes when the test says.
@@ -42,7 +43,7 @@ public final class FakeFeedSocket: FeedSocket {
       return (state.onMessage, Self.message(state.delivered))
     }
     CurrentCaller.$name.withValue("socket") {
-      scenario.record(.observed("delivers message #\(message.sequence)"), by: "socket")
+      scenario.recordObservation("delivers message #\(message.sequence)", by: "socket")
       scenario.step { onMessage?(message) }
     }
   }
@@ -59,7 +60,7 @@ public final class FakeFeedSocket: FeedSocket {
   }
 
   public func connect(onMessage: @escaping @Sendable (FeedMessage) -> Void) async {
-    scenario.record(.observed("connects to the socket"))
+    scenario.recordObservation("connects to the socket")
     await withCheckedContinuation { continuation in
       let alreadyClosed = state.withLock { state in
         state.onMessage = onMessage
@@ -69,7 +70,7 @@ public final class FakeFeedSocket: FeedSocket {
       if alreadyClosed { continuation.resume() }
       scenario.checkWaiters()
     }
-    scenario.record(.observed("sees the connection close"))
+    scenario.recordObservation("sees the connection close")
   }
 
   /// Message number `sequence`: ACME at $100 plus `sequence` cents.

@@ -1,4 +1,5 @@
 import Foundation
+import ScheduleExplorer
 import Services
 
 /// An ``ImageClient`` whose downloads wait until the test opens its gate.
@@ -17,7 +18,7 @@ import Services
 ///   (``Requests/Cancellation/isIgnored``).
 public final class FakeImageClient: ImageClient, FakeService {
   /// What a download hands back.
-  public enum Outcome: String, CaseIterable, Sendable {
+  public enum Outcome: String, RequestOutcome {
     /// A distinct, decodable image per download.
     case image
     /// A network failure.
@@ -29,14 +30,13 @@ public final class FakeImageClient: ImageClient, FakeService {
   public let requests: Requests
 
   public init(_ scenario: Scenario) {
-    requests = Requests(
-      noun: "download", outcomes: Outcome.allCases.map(\.rawValue), scenario: scenario)
+    requests = Requests(noun: "download", outcomes: Outcome.self, scenario: scenario)
   }
 
   /// What downloads hand back when the test lets them finish without choosing.
   public var outcome: Outcome {
-    get { Outcome(rawValue: requests.defaultOutcome)! }
-    set { requests.defaultOutcome = newValue.rawValue }
+    get { requests.defaultOutcome(as: Outcome.self)! }
+    set { requests.setDefaultOutcome(newValue) }
   }
 
   /// How a cancelled download ends when it ends the way `URLSession`'s do: throwing
@@ -55,8 +55,9 @@ public final class FakeImageClient: ImageClient, FakeService {
   }
 
   public func data(from url: URL) async throws -> Data {
-    try await requests.perform(for: url.lastPathComponent) { number, outcome in
-      switch Outcome(rawValue: outcome)! {
+    try await requests.perform(for: url.lastPathComponent, outcomes: Outcome.self) {
+      number, outcome in
+      switch outcome {
       case .image:
         let image = Self.image(number: number)
         return (image.encoded, "returns \(image.testDescription)")

@@ -1,3 +1,4 @@
+import ScheduleExplorer
 import Services
 
 /// A ``MarketDataFeed`` whose fetches wait until the test opens its gate.

@@ -1,4 +1,5 @@
 import Foundation
+import ScheduleExplorer
 import Services
 
 /// A ``SearchService`` whose answers wait until the test lets them arrive, in any order.
@@ -84,11 +85,11 @@ public final class FakeSearchDecoder: SearchDecoder {
     let place = onMainActor ? "on" : "off"
     decoded.withLock { $0.append(Decoding(query: query, onMainActor: onMainActor)) }
     if isCutShort {
-      scenario.record(
-        .observed("cannot decode the answer for \"\(query)\", cut short, \(place) the main actor"))
+      scenario.recordObservation(
+        "cannot decode the answer for \"\(query)\", cut short, \(place) the main actor")
       throw FakeDecodingError(query: query)
     }
-    scenario.record(.observed("decodes the answer for \"\(query)\" \(place) the main actor"))
+    scenario.recordObservation("decodes the answer for \"\(query)\" \(place) the main actor")
     return FakeSearchService.hits(for: query)
   }
 }

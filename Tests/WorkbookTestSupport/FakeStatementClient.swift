@@ -1,3 +1,4 @@
+import ScheduleExplorer
 import Services
 import Testing
 
@@ -45,7 +46,7 @@ public final class FakeStatementClient: LegacyStatementClient, FakeService {
       for (index, (statement, error)) in callbacks.enumerated() {
         let what =
           statement.map(describe) ?? error.map(describe) ?? "neither a statement nor an error"
-        scenario.record(.observed("\(index == 0 ? "calls back" : "calls back again") with \(what)"))
+        scenario.recordObservation("\(index == 0 ? "calls back" : "calls back again") with \(what)")
         completion(statement, error)
       }
     }

@@ -1,3 +1,4 @@
+import ScheduleExplorer
 import Services
 import Testing
 
@@ -74,7 +75,7 @@ public final class FakeTickerSocket: TickerSocket {
     }
     let next = tick(sequence)
     CurrentCaller.$name.withValue("socket") {
-      scenario.record(.observed("sends \(describe(next))"), by: "socket")
+      scenario.recordObservation("sends \(describe(next))", by: "socket")
       scenario.step {
         for onTick in receivers {
           onTick(next)
@@ -98,7 +99,7 @@ public final class FakeTickerSocket: TickerSocket {
       state.onTick[state.connections.count] = onTick
       return state.connections.count
     }
-    scenario.record(.observed("connection #\(number) to \(symbol) opens"))
+    scenario.recordObservation("connection #\(number) to \(symbol) opens")
     await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         let closed = state.withLock { state in
@@ -112,7 +113,7 @@ public final class FakeTickerSocket: TickerSocket {
       close(number, by: "the listener's side")
     }
     state.withLock { $0.connections[number - 1].hasReturned = true }
-    scenario.record(.observed("connect returns for connection #\(number)"))
+    scenario.recordObservation("connect returns for connection #\(number)")
   }
 
   private func close(_ number: Int, by side: String) {
@@ -123,7 +124,7 @@ public final class FakeTickerSocket: TickerSocket {
       return (state.connections[number - 1].caller, state.waiting.removeValue(forKey: number))
     }
     guard let (caller, waiting) = closing else { return }
-    scenario.record(.observed("connection #\(number) is closed by \(side)"), by: caller)
+    scenario.recordObservation("connection #\(number) is closed by \(side)", by: caller)
     scenario.step { waiting?.resume() }
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ScheduleExplorer
 import Services
 
 /// A ``LegacyStatementClient`` that calls back on a thread of its own, the moment the test says,

@@ -1,3 +1,4 @@
+import ScheduleExplorer
 import Services
 import Testing
 import WorkbookTestSupport
@@ -6,7 +7,7 @@ import WorkbookTestSupport
 
 // A student's test that catches the starter's bug and stops there: the workbook's self-check
 // proves that the judge tells it which wrong fix it misses. It is the workbook's first test alone.
-@Suite("Chapter 14: the connection manager, as you test it")
+@Suite("Chapter 14: the connection manager, as you test it", .testScheduler)
 struct ConnectionManagerTests {
   @Test("Messages on their way when the connection drops all arrive, over one new connection")
   func messagesOnTheirWayWhenTheConnectionDrops() async throws {

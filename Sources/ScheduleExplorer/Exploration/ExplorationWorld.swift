@@ -49,9 +49,13 @@ public protocol ExplorationWorld: Sendable {
 }
 
 extension ExplorationWorld {
+  /// Does nothing: a schedule starts from a freshly made world.
   public func prepare(_ scenario: Scenario) async throws {}
+  /// Waits until nothing of the scenario can run (``Scenario/settle()``).
   public func settle(_ scenario: Scenario) async throws { try await scenario.settle() }
+  /// None: the world outside does nothing on its own.
   public func steps() -> [WorldStep] { [] }
+  /// Does nothing, as there are no steps to take.
   public func take(_ name: String) {}
 }
 
@@ -63,6 +67,7 @@ public protocol ExploredCall: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension ExploredCall {
+  /// `nil`: the call is for no key.
   public var key: String? { nil }
 }
 
@@ -75,6 +80,7 @@ public struct WorldStep: Sendable {
   /// are not taken.
   public let endsTheRun: Bool
 
+  /// A step named `name`, one lowercase word, that ends the run if `endsTheRun`.
   public init(_ name: String, endsTheRun: Bool = false) {
     self.name = name
     self.endsTheRun = endsTheRun
@@ -83,6 +89,7 @@ public struct WorldStep: Sendable {
 
 /// A settled moment of one schedule: what the callers and the fakes have seen so far.
 public final class Moment<World: ExplorationWorld>: Sendable {
+  /// The world of this schedule, whose fakes and actor the promise may ask about.
   public let world: World
   /// Every caller started so far, in the order they started.
   public let callers: [CallerRecord]

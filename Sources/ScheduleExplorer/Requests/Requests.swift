@@ -1,9 +1,9 @@
 /// The requests that reach one fake: numbered, counted per key, and held until the test lets them
 /// finish, with what each was answered.
 ///
-/// Every fake in the workbook is built on this, so that "how many downloads", "how many were in
-/// flight together" and "which were cancelled" are answered the same way in every chapter, and so
-/// that the explorer can answer any waiting request in any of the ways the fake knows.
+/// A fake built on this answers "how many downloads", "how many were in flight together" and
+/// "which were cancelled" the way every other fake does, and lets the explorer answer any waiting
+/// request in any of the ways the fake knows.
 public final class Requests: Sendable {
   /// One request, as the fake saw it, on the scenario's clock.
   public struct Record: Sendable {
@@ -14,7 +14,9 @@ public final class Requests: Sendable {
     /// The caller whose work made it: its own task, a child task, or a `Task {}` it created.
     /// `nil` for work in a `Task.detached`, which does not carry its caller's name.
     public let caller: String?
+    /// When it started, on the scenario's clock.
     public let startedAt: Int
+    /// When the test let it finish, on the scenario's clock; `nil` while it waits.
     public internal(set) var answeredAt: Int?
     /// The outcome it was answered with, one of ``Requests/outcomes``, or `cancelled`.
     public internal(set) var outcome: String?
@@ -23,7 +25,9 @@ public final class Requests: Sendable {
     /// Whether it ended by throwing: a failure, a rejection, or its task's cancellation.
     public internal(set) var threw = false
 
+    /// Whether the test has let it finish.
     public var isAnswered: Bool { answeredAt != nil }
+    /// Whether its task was cancelled while it waited.
     public var wasCancelled: Bool { cancelledAt != nil }
     /// Still waiting for its answer.
     public var isInFlight: Bool { answeredAt == nil }
@@ -80,10 +84,15 @@ public final class Requests: Sendable {
 
   /// Every request so far, in the order they started.
   public var records: [Record] { state.value.records }
+  /// How many requests have started.
   public var started: Int { state.value.records.count }
+  /// How many requests have been answered.
   public var finished: Int { state.value.records.count(where: \.isAnswered) }
+  /// How many requests have started and are not yet answered.
   public var inFlight: Int { state.value.records.count(where: \.isInFlight) }
+  /// The most requests that were in flight at the same moment.
   public var mostInFlight: Int { state.value.mostInFlight }
+  /// The numbers of the requests whose task was cancelled while they waited.
   public var cancelled: Set<Int> {
     Set(state.value.records.filter(\.wasCancelled).map(\.number))
   }
@@ -134,6 +143,7 @@ public final class Requests: Sendable {
     state.value.otherCancellations.first { $0.outcome == outcome }?.error() ?? CancellationError()
   }
 
+  /// How many requests for `key` have started.
   public func started(for key: String) -> Int {
     state.value.perKey[key, default: 0]
   }
@@ -143,6 +153,7 @@ public final class Requests: Sendable {
     record(number)?.key
   }
 
+  /// Request `number` (from 1), if it has started.
   public func record(_ number: Int) -> Record? {
     let records = state.value.records
     return records.indices.contains(number - 1) ? records[number - 1] : nil

@@ -15,7 +15,7 @@ import Testing
 /// let child = ChildProcess()
 /// await #expect(processExitsWith: .success, child.explain("…", correctly: "…")) {
 ///   [log = child.log as String] in
-///   ChildProcess.record(to: log)
+///   await ChildProcess.record(to: log)
 ///   …
 /// }
 /// ```
@@ -23,10 +23,11 @@ public final class ChildProcess: Sendable {
   /// Where the child writes; the parent hands it to the child as a captured value.
   public let log: String
 
+  /// Names fresh files for a child to write to, removed when this object goes.
   public init() {
     log =
       FileManager.default.temporaryDirectory
-      .appendingPathComponent("workbook-child-\(UUID().uuidString)").path
+      .appendingPathComponent("schedule-explorer-child-\(UUID().uuidString)").path
   }
 
   deinit {
@@ -42,6 +43,9 @@ public final class ChildProcess: Sendable {
     let reason =
       errors.split(separator: "\n").first { $0.contains("Fatal error") }.map {
         "It stopped with: \($0)"
+      }
+      ?? errors.split(separator: "\n").last.map {
+        "It stopped without a fatal error message; the last line it wrote was: \($0)"
       } ?? "It stopped without a fatal error message."
     return Comment(
       rawValue: """
@@ -58,13 +62,20 @@ public final class ChildProcess: Sendable {
 
   /// Sends this process's standard error, and every event any scenario records from now on, to
   /// the files of `log`. Call it first thing in an exit test's body.
-  public static func record(to log: String) {
+  ///
+  /// The child runs that one body and ends, outside the parent's ``Trait/testScheduler`` scope, so
+  /// this also hands the child's global executor to the test scheduler for the rest of the
+  /// child's life, and goes on in a job of the scheduler's: from here on the body runs on the
+  /// scheduler's thread, as a test in the parent does, never beside it.
+  public static func record(to log: String) async {
     _ = FileManager.default.createFile(atPath: eventsPath(log), contents: nil)
     _ = FileManager.default.createFile(atPath: errorsPath(log), contents: nil)
     if let errors = FileHandle(forWritingAtPath: errorsPath(log)) {
       dup2(errors.fileDescriptor, STDERR_FILENO)
     }
     sink.withLock { $0 = FileHandle(forWritingAtPath: eventsPath(log)) }
+    Scheduler.shared.beginTakeover()
+    await Task.yield()
   }
 
   /// Writes `event` of `scenario` down at once, in a child that records: if the next step crashes

@@ -29,7 +29,7 @@ func drawTimeline(_ events: [Event]) -> String {
 
 /// `caller A` for a caller the scenario started, the plain name for a fake's own lane (`socket`).
 private func laneName(_ caller: String) -> String {
-  caller.count == 1 ? "caller \(caller)" : caller
+  Scenario.isCallerName(caller) ? "caller \(caller)" : caller
 }
 
 /// Callers first, in name order, then the test's own steps, then unattributed work.

@@ -16,6 +16,9 @@ import Foundation
 ///   test functions themselves. The runtime hands this work to the global concurrent executor,
 ///   and the scheduler takes it over through the runtime's global enqueue hook.
 ///
+/// The runtime's global executor is taken over only while ``withTestScheduler(isolation:_:)`` (or a
+/// test with the ``Trait/testScheduler`` trait) runs; see ``beginTakeover()``.
+///
 /// Every job has an owner: the scenario whose work enqueued it. A job that a scenario's job
 /// enqueues, a caller's continuation that its test resumes, a `Task {}` that its actor creates, all
 /// belong to that scenario; work enqueued from nowhere in particular belongs to nobody. With every
@@ -23,12 +26,8 @@ import Foundation
 /// guess: see ``isSettled(_:)``; and another test's busy work never delays it. That is what lets a test decide what the network does
 /// next only once the actor has done everything it can, on every run, whatever the machine's load.
 final class Scheduler: @unchecked Sendable {
-  /// The scheduler of this test process, installed the first time a scenario needs it.
-  static let shared: Scheduler = {
-    let scheduler = Scheduler()
-    scheduler.takeOverTheGlobalExecutor()
-    return scheduler
-  }()
+  /// The scheduler of this test process, whose threads start the first time it is needed.
+  static let shared = Scheduler()
 
   private struct Entry {
     let job: UnownedJob
@@ -88,7 +87,7 @@ final class Scheduler: @unchecked Sendable {
   private init() {
     startRunner()
     let watchdog = Thread { [self] in watchTheClock() }
-    watchdog.name = "workbook watchdog"
+    watchdog.name = "schedule explorer: watchdog"
     watchdog.start()
   }
 
@@ -254,7 +253,7 @@ final class Scheduler: @unchecked Sendable {
 
   private func startRunner() {
     let thread = Thread { [self] in runJobs() }
-    thread.name = "workbook scheduler"
+    thread.name = "schedule explorer: scheduler"
     // Jobs of Swift Testing itself run here too; give them the stack a main thread would have.
     thread.stackSize = 8 << 20
     thread.start()
@@ -406,21 +405,52 @@ final class Scheduler: @unchecked Sendable {
   private typealias GlobalEnqueue = @convention(thin) (UnownedJob) -> Void
   private typealias GlobalEnqueueHook = @convention(thin) (UnownedJob, GlobalEnqueue) -> Void
 
+  /// How many takeovers are under way, and the hook that was in place before the first of them.
+  private static let takeover = Locked((depth: 0, previous: GlobalEnqueueHook?.none))
+
+  /// Whether the global executor is taken over right now.
+  static var isTakenOver: Bool {
+    takeover.value.depth > 0
+  }
+
   /// Sends every job that the runtime would give the global concurrent executor to this
-  /// scheduler instead.
+  /// scheduler instead, until as many ``endTakeover()`` calls as there were of this one.
   ///
   /// The Swift runtime exports `swift_task_enqueueGlobal_hook` for exactly this: a test tool that
   /// wants to own the global executor sets it, and the runtime calls it instead of enqueueing a
   /// job on its thread pool. It is how the schedulers of several Swift testing libraries work.
-  private func takeOverTheGlobalExecutor() {
-    guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "swift_task_enqueueGlobal_hook") else {
-      fatalError(
-        "This Swift runtime has no swift_task_enqueueGlobal_hook; the workbook's tests need it.")
-    }
-    symbol.assumingMemoryBound(to: GlobalEnqueueHook?.self).pointee = { job, _ in
-      Scheduler.shared.enqueue(job, on: nil)
+  /// The first takeover keeps the hook it replaces, and the last one to end puts it back.
+  func beginTakeover() {
+    Self.takeover.withLock { takeover in
+      if takeover.depth == 0 {
+        takeover.previous = Self.hook.pointee
+        Self.hook.pointee = { job, _ in Scheduler.shared.enqueue(job, on: nil) }
+      }
+      takeover.depth += 1
     }
   }
+
+  /// Ends a takeover begun by ``beginTakeover()``: after the last one, the runtime enqueues jobs
+  /// the way it did before the first. Jobs already queued here still run here.
+  func endTakeover() {
+    Self.takeover.withLock { takeover in
+      precondition(takeover.depth > 0, "endTakeover() follows beginTakeover()")
+      takeover.depth -= 1
+      if takeover.depth == 0 {
+        Self.hook.pointee = takeover.previous
+      }
+    }
+  }
+
+  /// Where the runtime keeps its global enqueue hook.
+  /// Written only under ``takeover``'s lock; the runtime reads it.
+  nonisolated(unsafe) private static let hook: UnsafeMutablePointer<GlobalEnqueueHook?> = {
+    guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "swift_task_enqueueGlobal_hook") else {
+      fatalError(
+        "This Swift runtime has no swift_task_enqueueGlobal_hook, which ScheduleExplorer needs.")
+    }
+    return symbol.assumingMemoryBound(to: GlobalEnqueueHook?.self)
+  }()
 }
 
 /// Where the scheduler runs jobs that came from the global executor.

@@ -46,21 +46,38 @@ import Testing
 ///
 /// The first schedule that breaks the promise is shrunk to the fewest steps that still break the
 /// same part of it, and reported with its timeline and a one-line schedule that replays exactly
-/// that run:
+/// that run, named by the test's module:
 ///
-///     WORKBOOK_REPLAY='02: A B A=image' WORKBOOK_CHAPTERS=02 \
-///       swift test --scratch-path .build/chapters --filter everyInterleavingKeepsThePromise
+///     SCHEDULE_EXPLORER_REPLAY='ConnectionPoolTests: A B' \
+///       swift test --filter everyInterleavingKeepsThePromise
+///
+/// Two environment variables change what it does:
+/// - `SCHEDULE_EXPLORER_REPLAY`, written `<test module>: <schedule>`, replays that one schedule
+///   in that module's explorations instead of exploring;
+/// - `SCHEDULE_EXPLORER_TEST_COMMAND` is the command that the printed replay line starts with, in
+///   place of `swift test`, for a tool that builds its tests with options of its own.
 ///
 /// The same schedules run in the same order every time: the scheduler makes every run of a
 /// schedule the same run.
 public struct Exploration<World: ExplorationWorld>: Sendable {
-  /// The calls, one per caller: the first is caller A's, the second B's, and so on.
+  /// The calls, one per caller: the first is caller A's, the second B's, and so on (after Z come
+  /// AA, AB, …).
   public let calls: [World.Call]
+  /// How far the exploration goes.
   public let bounds: ExplorationBounds
-  /// The chapter, such as `02`, read from the test's module, `Chapter02Tests`.
-  private let chapter: String
+  /// The module of the test, such as `ConnectionPoolTests`, which names its explorations in a
+  /// replay request.
+  private let module: String
   private let sourceLocation: SourceLocation
 
+  /// An exploration of `world`'s actor, whose callers make `calls`.
+  ///
+  /// - Parameters:
+  ///   - world: the world to build afresh for every schedule.
+  ///   - calls: one call per caller, in the order the callers are named.
+  ///   - bounds: how far the exploration goes.
+  ///   - fileID: the test's file, whose module names the exploration in a replay request.
+  ///   - sourceLocation: where a broken promise is reported.
   public init(
     _ world: World.Type,
     calls: [World.Call],
@@ -68,34 +85,34 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
     fileID: String = #fileID,
     sourceLocation: SourceLocation = #_sourceLocation
   ) {
-    precondition(calls.count <= 26, "an exploration names its callers A to Z")
     self.calls = calls
     self.bounds = bounds
-    let module = fileID.prefix { $0 != "/" }
-    chapter = String(module.drop { !$0.isNumber }.prefix { $0.isNumber })
+    module = String(fileID.prefix { $0 != "/" })
     self.sourceLocation = sourceLocation
   }
 
   /// What exploring found: how many schedules ran, and how long they took on the scheduler's
   /// thread, apart from other tests' work that ran in between.
   public struct Summary: Sendable {
+    /// How many schedules ran, the one that broke the promise included.
     public let schedules: Int
     /// Of those, how many were cut short because they could only repeat another schedule (see
     /// ``ExplorationBounds/holds``).
     public let pruned: Int
+    /// The scheduler's time spent on those schedules, in seconds.
     public let seconds: Double
   }
 
   /// The scheduler's time spent on this exploration's schedules so far.
   private let spent = Locked(Duration.zero)
 
-  /// Explores every schedule within the bounds, or replays the one `WORKBOOK_REPLAY` names for
-  /// this chapter, and records an issue for the first broken promise.
+  /// Explores every schedule within the bounds, or replays the one `SCHEDULE_EXPLORER_REPLAY`
+  /// names for this test's module, and records an issue for the first broken promise.
   @discardableResult
   public func run() async -> Summary {
     var schedules = 0
     var pruned = 0
-    if let replay = Self.replayRequest(for: chapter) {
+    if let replay = Self.replayRequest(for: module) {
       schedules = 1
       await replayOnly(replay)
     } else {
@@ -103,7 +120,7 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
     }
     let seconds = spent.value.seconds
     ExplorationLog.append(
-      chapter: chapter, schedules: schedules, seconds: seconds, calls: calls.count, pruned: pruned)
+      module: module, schedules: schedules, seconds: seconds, calls: calls.count, pruned: pruned)
     return Summary(schedules: schedules, pruned: pruned, seconds: seconds)
   }
 
@@ -183,7 +200,8 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
       schedule = try Schedule(parsing: text)
     } catch {
       Issue.record(
-        "WORKBOOK_REPLAY could not be read: \(error.description).", sourceLocation: sourceLocation)
+        "SCHEDULE_EXPLORER_REPLAY could not be read: \(error.description).",
+        sourceLocation: sourceLocation)
       return
     }
     let run = await replay(schedule)
@@ -201,10 +219,10 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
       Issue.record(
         Comment(
           rawValue: """
-            Step \(step + 1) of WORKBOOK_REPLAY, `\(choice)`, cannot happen \(before): \(why). \
+            Step \(step + 1) of SCHEDULE_EXPLORER_REPLAY, `\(choice)`, cannot happen \(before): \(why). \
             \(instead) A schedule replays as it ran when this exploration printed it; if this \
             one came from this exploration, the actor now behaves differently at that step, and \
-            if it came from another exploration of the chapter, run only that one with the \
+            if it came from another exploration of the module, run only that one with the \
             `--filter` its replay command names.
             \(drawTimeline(run.events))
             """), sourceLocation: sourceLocation)
@@ -345,12 +363,12 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
       } ?? "The replayed schedule broke the promise (\(shownBroken.rule))."
     let which =
       given == nil ? "The schedule, shrunk to the steps that still break it" : "The schedule"
-    // A chapter may hold more than one exploration, and a schedule belongs to the one that
+    // A module may hold more than one exploration, and a schedule belongs to the one that
     // printed it: the filter runs that test alone.
     let test = Test.current.map { " --filter \($0.name.prefix { $0 != "(" })" } ?? ""
-    let replay =
-      "WORKBOOK_REPLAY='\(chapter): \(schedule)' WORKBOOK_CHAPTERS=\(chapter) swift test "
-      + "--scratch-path .build/chapters\(test)"
+    let command =
+      ProcessInfo.processInfo.environment["SCHEDULE_EXPLORER_TEST_COMMAND"] ?? "swift test"
+    let replay = "SCHEDULE_EXPLORER_REPLAY='\(module): \(schedule)' \(command)\(test)"
     Issue.record(
       Comment(
         rawValue: """
@@ -804,18 +822,17 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
   }
 
   private static func index(of name: String) -> Int? {
-    guard name.count == 1, let letter = name.unicodeScalars.first, letter.properties.isUppercase
-    else { return nil }
-    return Int(letter.value) - Int(("A" as Unicode.Scalar).value)
+    Scenario.callerIndex(name)
   }
 
-  /// The schedule `WORKBOOK_REPLAY` asks this chapter to replay, written `02: A B A=image`.
-  private static func replayRequest(for chapter: String) -> String? {
-    guard let request = ProcessInfo.processInfo.environment["WORKBOOK_REPLAY"],
+  /// The schedule `SCHEDULE_EXPLORER_REPLAY` asks this module's explorations to replay, written
+  /// `ConnectionPoolTests: A B A=opens`.
+  private static func replayRequest(for module: String) -> String? {
+    guard let request = ProcessInfo.processInfo.environment["SCHEDULE_EXPLORER_REPLAY"],
       let colon = request.firstIndex(of: ":")
     else { return nil }
     let named = request[..<colon].trimmingCharacters(in: .whitespaces)
-    guard named == chapter || Int(named) == Int(chapter) else { return nil }
+    guard named == module else { return nil }
     return String(request[request.index(after: colon)...])
   }
 }
@@ -891,6 +908,7 @@ public struct ExplorationBounds: Sendable {
   /// The most schedules one exploration runs.
   public var schedules: Int
 
+  /// Bounds that suit three callers; a world changes only what it needs.
   public init(
     unusualOutcomes: Int = 1, holds: Int = 1, cancellations: Int = 0, reorderings: Int? = nil,
     taskOrders: Int = 1, cancelledRequestsEndOldestFirst: Bool = false, steps: Int = 60,

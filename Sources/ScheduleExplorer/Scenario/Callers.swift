@@ -1,5 +1,6 @@
 /// A group of callers started together by ``Scenario/start(_:_:_:)``.
 public final class Callers<Value: Sendable>: Sendable {
+  /// The callers' names, in the order they started.
   public let names: [String]
   let operation: String
   private let scenario: Scenario
@@ -20,6 +21,7 @@ public final class Callers<Value: Sendable>: Sendable {
     }
   }
 
+  /// Lets callers held by ``hold()`` resume.
   public func release() {
     scenario.recordTestStep("lets \(names.joined(separator: ", ")) resume")
     for name in names {
@@ -104,13 +106,17 @@ public final class Callers<Value: Sendable>: Sendable {
 
 /// What one caller got back.
 public struct CallerResult<Value: Sendable>: Sendable {
+  /// The caller's name, such as `A`.
   public let caller: String
+  /// What it returned or threw.
   public let result: Result<Value, any Error>
 
+  /// What it returned, or `nil` if it threw.
   public var value: Value? {
     try? result.get()
   }
 
+  /// What it threw, or `nil` if it returned.
   public var error: (any Error)? {
     if case .failure(let error) = result { error } else { nil }
   }

@@ -4,6 +4,7 @@
 /// different bug, usually a deadlock, so it is reported as its own failure and never counts as the
 /// chapter's expected bug in the self-check.
 public struct TimeLimitExceeded: Error, CustomStringConvertible {
+  /// What the test waited for, and the timeline up to then.
   public let description: String
 
   init(_ message: String, events: [Event]) {

@@ -21,18 +21,6 @@ public func onOtherThreads(_ bodies: [@Sendable () -> Void]) async {
 /// Unlike ``onOtherThreads(_:)``, starting them does not wait: the thread that starts them goes
 /// on with what it was doing, such as the rest of an actor's job, while they run.
 public final class OtherThreads: Sendable {
-  /// How many times a test repeats a meeting of threads: in a plain run, a few, since a plain
-  /// run sees a race only when it bites; under the Thread Sanitizer, which can report a race in any
-  /// round but may miss it in one, many more, which cost it a fraction of a second.
-  public static var rounds: Int { areSanitized ? 100 : 20 }
-
-  /// Whether this run is `Scripts/check-threads`'s, built with the Thread Sanitizer: a test that
-  /// runs its threads in a process of its own, to survive a crash, can run them in place then,
-  /// since that run is a process of its own already.
-  public static var areSanitized: Bool {
-    ProcessInfo.processInfo.environment["WORKBOOK_SANITIZER"] == "thread"
-  }
-
   private let left: Locked<(running: Int, waiting: [CheckedContinuation<Void, Never>])>
   private let ended: Ended
 
@@ -53,7 +41,7 @@ public final class OtherThreads: Sendable {
         }
         for continuation in waiting { continuation.resume() }
       }
-      thread.name = "workbook other thread"
+      thread.name = "schedule explorer: other thread"
       thread.start()
     }
   }
@@ -86,7 +74,11 @@ public final class OtherThreads: Sendable {
 
 /// Blocks the calling thread until `done`, read through relaxed atomics only, holds, or for a
 /// second at most.
-func spinWithoutOrdering(until done: () -> Bool) {
+///
+/// A wait that takes a lock or a condition orders everything the other thread did before it
+/// ahead of what this thread does next, and the Thread Sanitizer would then miss a race between
+/// them; spinning on a relaxed atomic orders nothing.
+public func spinWithoutOrdering(until done: () -> Bool) {
   let limit = ContinuousClock.now + .seconds(1)
   while !done(), ContinuousClock.now < limit {
     sched_yield()

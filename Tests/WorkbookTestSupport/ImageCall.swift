@@ -1,4 +1,5 @@
 import Foundation
+import ScheduleExplorer
 
 /// A call for the image at a URL, as the image-cache chapters' explorations make it; its key is
 /// the file name, such as `cat.png`.
@@ -17,16 +18,4 @@ public struct ImageCall: ExploredCall {
   public static func image(_ url: URL) -> Self { Self("image(for:)", url) }
 
   public var description: String { name }
-}
-
-/// A call that only its method names, such as `snapshot()`, all of whose callers ask for the same
-/// thing, named by `key`.
-public struct MethodCall: ExploredCall {
-  public let description: String
-  public let key: String?
-
-  public init(_ method: String, key: String? = nil) {
-    description = method
-    self.key = key
-  }
 }

@@ -4,6 +4,7 @@
 /// Like ``TimeLimitExceeded``, it is a failure of its own, usually a deadlock, and never counts as
 /// the chapter's expected bug in the self-check.
 public struct Stalled: Error, CustomStringConvertible {
+  /// What the caller was waiting for, why nothing could resume it, and the timeline.
   public let description: String
 
   init(_ message: String, in scenario: Scenario) {

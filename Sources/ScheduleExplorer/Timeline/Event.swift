@@ -46,6 +46,9 @@ struct Event: Sendable {
 
 /// The name of the caller a task works for: set by ``Scenario`` when it starts a caller, inherited
 /// by every `Task {}` that caller creates, and read by the fakes to attribute their requests.
-enum CurrentCaller {
-  @TaskLocal static var name: String?
+public enum CurrentCaller {
+  /// The caller's name, such as `A`, or `nil` in work that carries no caller's name: the test's
+  /// own, or a `Task.detached`'s. A fake that does work of its own, such as a socket delivering a
+  /// message, binds it to a name of its own (`socket`) with `$name.withValue(_:operation:)`.
+  @TaskLocal public static var name: String?
 }

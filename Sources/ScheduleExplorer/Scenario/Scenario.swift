@@ -58,18 +58,34 @@ public final class Scenario: Sendable {
   /// `actor`, or `model` for a `@MainActor` class, which is isolated to an actor but is not one.
   public let subject: String
 
+  /// A scenario with nothing started yet; make it inside ``withTestScheduler(isolation:_:)``.
+  ///
+  /// - Parameters:
+  ///   - timeLimit: how long one wait may take before the test gives up.
+  ///   - watchesTheMainActor: whether the code under test runs on the main actor.
+  ///   - subject: what failure messages call the code under test, such as `actor` or `model`.
   public init(
     timeLimit: Duration = .seconds(2), watchesTheMainActor: Bool = false, subject: String = "actor"
   ) {
     self.timeLimit = timeLimit
     self.watchesTheMainActor = watchesTheMainActor
     self.subject = subject
+    precondition(
+      Scheduler.isTakenOver,
+      """
+      A Scenario runs its callers on the test scheduler: make it inside withTestScheduler { }, \
+      or in a test or suite with the .testScheduler trait.
+      """)
     Scheduler.shared.register(self)
   }
 
   /// Runs `body` as a step of this scenario: what it resumes or starts is this scenario's work,
   /// the world's, or with `asTest` the test's own.
-  func step<Result>(asTest: Bool = false, _ body: () throws -> Result) rethrows -> Result {
+  ///
+  /// A fake calls it around whatever it does from outside a caller's task, such as resuming a
+  /// continuation when the test lets a socket deliver: the work that resumes then belongs to this
+  /// scenario, so that ``settle()`` waits for it.
+  public func step<Result>(asTest: Bool = false, _ body: () throws -> Result) rethrows -> Result {
     try Scheduler.withOwner(id, asTest: asTest, body)
   }
 
@@ -84,7 +100,7 @@ public final class Scenario: Sendable {
   // MARK: Callers
 
   /// Starts `count` callers that each run `body` at the same time, named A, B, C, … in the order
-  /// they were started across the whole scenario.
+  /// they were started across the whole scenario (after Z: AA, AB, …).
   ///
   /// Each caller runs in a lane of its own, until it suspends; nothing a caller does is left to
   /// the thread scheduler.
@@ -128,8 +144,10 @@ public final class Scenario: Sendable {
             self.record(.threw(describe(error)))
             result = .failure(error)
           }
-          callers.finish(name, with: result)
+          // The scenario's record first: a test that sees the caller finished can read its result.
           self.finish(name, with: result.map { $0 as any Sendable })
+          callers.finish(name, with: result)
+          self.checkWaiters()
         }
       }
       state.withLock { $0.tasks[name] = task }
@@ -225,8 +243,8 @@ public final class Scenario: Sendable {
     until condition: @escaping @Sendable () -> Bool, orSettled: Bool = true
   ) async -> Bool {
     if !Scheduler.shared.isCurrentThread {
-      // The first test of a run may start on the runtime's own threads, before the scheduler took
-      // the global executor over; from its first suspension on, it runs on the scheduler.
+      // A test may have started on the runtime's own threads, before the scheduler took the global
+      // executor over; from its first suspension on, it runs on the scheduler.
       await Task.yield()
     }
     let deadline = ContinuousClock.now + timeLimit
@@ -356,10 +374,22 @@ public final class Scenario: Sendable {
   }
 
   /// Records a step the test takes, such as letting the downloads finish, in the timeline.
-  func recordTestStep(_ step: String) {
+  public func recordTestStep(_ step: String) {
     CurrentCaller.$name.withValue(nil) {
       record(.test(step))
     }
+  }
+
+  /// Records something a fake saw or did, such as `connects to the socket`, in the timeline lane
+  /// of the caller whose work it is doing (``CurrentCaller/name``).
+  public func recordObservation(_ what: String) {
+    record(.observed(what))
+  }
+
+  /// Records something a fake saw or did in the lane of `caller`: a caller's name, the name of a
+  /// lane of the fake's own, such as `socket`, or `nil` for the lane of work nobody's name is on.
+  public func recordObservation(_ what: String, by caller: String?) {
+    record(.observed(what), by: caller)
   }
 
   func record(_ kind: Event.Kind) {
@@ -391,20 +421,28 @@ public final class Scenario: Sendable {
     state.withLock { $0.requestLogs.append(WeakRequests(requests: requests)) }
   }
 
-  /// `WORKBOOK_TIMELINE=off` stops recording timelines, so `Scripts/repeat` can measure what they
-  /// cost.
+  /// `SCHEDULE_EXPLORER_TIMELINE=off` stops recording timelines, so that a benchmark can measure
+  /// what they cost; failure messages then show no timeline.
   private static let keepsTimeline =
-    ProcessInfo.processInfo.environment["WORKBOOK_TIMELINE"] != "off"
+    ProcessInfo.processInfo.environment["SCHEDULE_EXPLORER_TIMELINE"] != "off"
 
   var events: [Event] {
     state.value.events
+  }
+
+  /// Ends the test's waits whose condition now holds.
+  ///
+  /// Every request and every recorded event does this already; a fake calls it when its own
+  /// state changes in a way a test may be waiting for, such as a socket being connected.
+  public func checkWaiters() {
+    checkWaiters(betweenJobs: false)
   }
 
   /// Resolves the waits whose condition now holds.
   ///
   /// - Parameter betweenJobs: whether the scheduler calls this between two jobs, the only moment
   ///   at which "settled" can be read: from inside a job, the job itself is still running.
-  func checkWaiters(betweenJobs: Bool = false) {
+  func checkWaiters(betweenJobs: Bool) {
     let waiters = state.withLock { $0.waiters.map { ($0.key, $0.value) } }
     guard !waiters.isEmpty else { return }
     let settled = betweenJobs && Scheduler.shared.isSettled(id)
@@ -430,27 +468,51 @@ public final class Scenario: Sendable {
     step(asTest: true) { waiter.continuation.resume(returning: satisfied) }
   }
 
+  /// The name of the caller started in position `index` (from 0): A to Z, then AA, AB, … as a
+  /// spreadsheet names its columns.
   static func callerName(_ index: Int) -> String {
-    index < letters.count ? letters[index] : "#\(index + 1)"
+    var name = ""
+    var rest = index + 1
+    while rest > 0 {
+      rest -= 1
+      name.insert(Character(UnicodeScalar(UInt8(65 + rest % 26))), at: name.startIndex)
+      rest /= 26
+    }
+    return name
   }
 
-  private static let letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ".map(String.init)
+  /// The position (from 0) of the caller named `name`, or `nil` if no caller is named so.
+  static func callerIndex(_ name: String) -> Int? {
+    guard isCallerName(name) else { return nil }
+    return name.unicodeScalars.reduce(0) { $0 * 26 + Int($1.value) - 64 } - 1
+  }
+
+  /// Whether `name` is one a scenario gives its callers: capital letters from A to Z only.
+  static func isCallerName(_ name: String) -> Bool {
+    !name.isEmpty && name.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) }
+  }
 }
 
 /// What one caller did, as the scenario saw it, on the scenario's clock.
 public struct CallerRecord: Sendable {
+  /// Its name, such as `A`.
   public let name: String
   /// What it called, as the timeline shows it, such as `image(for: cat.png)`.
   public let operation: String
+  /// When it started, on the scenario's clock.
   public let startedAt: Int
+  /// When it returned or threw, on the scenario's clock; `nil` while it runs.
   public internal(set) var finishedAt: Int?
+  /// What it returned or threw; `nil` while it runs.
   public internal(set) var result: Result<any Sendable, any Error>?
   /// When the test cancelled its task, if it did.
   public internal(set) var cancelledAt: Int?
   /// Whether the test holds it back in a gap right now.
   public internal(set) var isHeld = false
 
+  /// Whether it has returned or thrown.
   public var hasFinished: Bool { finishedAt != nil }
+  /// Whether the test cancelled its task.
   public var wasCancelled: Bool { cancelledAt != nil }
 
   /// What it returned, if it returned a `T`.
