@@ -1,3 +1,4 @@
+import ScheduleExplorer
 import Services
 
 /// A ``ChatServer`` whose connects and sends wait until the test lets them finish, and whose

@@ -1,3 +1,4 @@
+import ScheduleExplorer
 import Services
 
 /// A ``ProfileDisk`` whose saves wait until the test lets them finish, and that keeps what the

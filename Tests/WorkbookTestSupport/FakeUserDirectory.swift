@@ -1,4 +1,5 @@
 import Foundation
+import ScheduleExplorer
 import Services
 
 /// A ``UserDirectory`` whose fetches wait until the test lets them finish.

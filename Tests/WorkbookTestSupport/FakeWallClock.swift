@@ -1,4 +1,5 @@
 import Foundation
+import ScheduleExplorer
 import Services
 
 /// A ``WallClock`` that stands still until the test moves it on, from 1 January 2030.
