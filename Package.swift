@@ -75,12 +75,23 @@ func targets(of chapter: (target: String, folder: String)) -> [Target] {
   let actor: Target = .target(
     name: chapter.target, dependencies: ["Services"], path: chapterFolder, exclude: excluded,
     sources: [chapter.folder])
+  // A test the student writes sits beside the actor; its target leaves out everything else in
+  // the folder, which SwiftPM would otherwise list, file by file, as unhandled.
+  let beside =
+    (try? FileManager.default.contentsOfDirectory(
+      atPath: "\(Context.packageDirectory)/\(chapterFolder)/\(chapter.folder)")) ?? []
+  let besideTheTest: [String] = beside.filter { !$0.hasPrefix(".") }
+    .map { (file: String) -> String in "\(chapter.folder)/\(file)" }
+    .filter { (path: String) -> Bool in path != studentTest }
   let tests: Target = .testTarget(
     name: "\(chapter.target)Tests",
     dependencies: [
       .target(name: chapter.target), "Services", "ScheduleExplorer", "WorkbookTestSupport",
     ],
-    path: studentTest == nil ? nil : chapterFolder, sources: studentTest.map { [$0] })
+    path: studentTest == nil ? nil : chapterFolder,
+    exclude: studentTest == nil
+      ? [] : present.filter { $0 != chapter.folder && !$0.hasPrefix(".") } + besideTheTest,
+    sources: studentTest.map { [$0] })
   return [actor, tests]
 }
 

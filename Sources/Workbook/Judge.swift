@@ -197,6 +197,7 @@ struct Judge {
     _ trial: Trial, course: Course, focus: Chapter?, progress: ProgressLine?
   ) throws(WorkbookError) -> Outcome {
     var runner = SuiteRunner(course: course, variant: .student)
+    runner.showsExpressions = true
     runner.progress = progress
     runner.renamedPaths = trial.renamed
     switch try runner.run(trial.copies.map(\.module), focus: focus) {
@@ -324,6 +325,12 @@ struct Judgement {
     var wrongMessages: [String] = []
     if !hasTests || assertsNothing {
       wrongMessages.append("It catches none of the \(wrong.count) until it asserts something.")
+    } else if !failsOnTheStarter, !missed.isEmpty {
+      // The wrong fixes are attempts at fixing the starter's bug: described before the test finds
+      // that bug, they would tell it.
+      wrongMessages.append(
+        "Your test catches \(caught.count) of the \(wrong.count) wrong fixes the workbook keeps. "
+          + "Make it fail on the starter first; then the verdict describes a wrong fix it misses.")
     } else if let one = missed.first {
       wrongMessages.append(
         "Your test catches \(caught.count) of the \(wrong.count) wrong fixes the workbook keeps. "

@@ -19,6 +19,9 @@ struct SuiteRunner {
   var explorationLog: URL?
   /// Where the build's steps (SwiftPM's `[12/40] Compiling …`) are shown while it builds.
   var progress: ProgressLine?
+  /// Whether a failed expectation shows its expression, `(x → 3) == 2`, above its comment. The
+  /// course's own tests explain every value in words; a test a student wrote may not.
+  var showsExpressions = false
   /// Paths in the compiler's errors to name as others, such as a copy of a student's file under
   /// `.build/judge/` as the file the student wrote.
   var renamedPaths: [(copy: String, original: String)] = []
@@ -115,7 +118,9 @@ struct SuiteRunner {
     let testWallTime = Date().timeIntervalSince(testStart)
 
     let stream = events.map { (try? String(contentsOf: $0, encoding: .utf8)) ?? "" }
-    let log = EventLog(stream ?? result.standardOutput, attributingOutput: unbuffered != nil)
+    let log = EventLog(
+      stream ?? result.standardOutput, attributingOutput: unbuffered != nil,
+      showingExpressions: showsExpressions)
     let folder = variant == .solutions ? "Solutions" : "Chapters"
     let problem: String?
     if result.timedOut {
@@ -225,8 +230,9 @@ private struct EventLog {
   private(set) var testTime: Double?
 
   /// Reads `stream`; with `attributingOutput`, where the tests ran one at a time, what is printed
-  /// while a test runs is kept as that test's output.
-  init(_ stream: String, attributingOutput: Bool) {
+  /// while a test runs is kept as that test's output; with `showingExpressions`, a failed
+  /// expectation keeps its expression and difference above its comment.
+  init(_ stream: String, attributingOutput: Bool, showingExpressions: Bool = false) {
     var running: [String] = []
     var lines = stream.split(separator: "\n", omittingEmptySubsequences: false)
     // What follows the last line break is a line only if the process wrote something after it.
@@ -276,7 +282,8 @@ private struct EventLog {
           .compactMap { $0["text"] as? String }
         let explained =
           described.count > 1
-            && (described[0].hasPrefix("Expectation failed") || described[0] == "Issue recorded")
+            && (described[0] == "Issue recorded"
+              || (described[0].hasPrefix("Expectation failed") && !showingExpressions))
           ? Array(described.dropFirst()) : texts
         issues[testID, default: []].append((known, explained, location))
       case "runEnded":

@@ -1,5 +1,5 @@
-// A wrong fix: each message that finds no connection opens one of its own, instead of waiting for
-// the connect already under way; it forgets only the connection that closed.
+// A wrong fix: after a drop, the messages waiting at once each open a connection of their own,
+// and each new connection closes the one the message before it opened.
 import Services
 
 /// Keeps the app's connection to the chat server, and sends messages over it.

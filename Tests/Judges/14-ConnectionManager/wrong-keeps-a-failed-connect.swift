@@ -1,5 +1,5 @@
-// A wrong fix: it keeps the connect itself as the connection and forgets only the one that closed,
-// but it never forgets a connect that failed, so after one failed reconnect every message fails.
+// A wrong fix: messages get through after a drop, until a reconnect fails once; from then on
+// every message fails, though the server can be reached again.
 import Services
 
 /// Keeps the app's connection to the chat server, and sends messages over it.

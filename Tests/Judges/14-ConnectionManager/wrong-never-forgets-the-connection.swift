@@ -1,5 +1,5 @@
-// A wrong fix: it never forgets a connection that closed, so the message goes out again on the
-// same closed connection.
+// A wrong fix: after a drop, a message that failed is sent again on the connection that closed,
+// and fails again.
 import Services
 
 /// Keeps the app's connection to the chat server, and sends messages over it.

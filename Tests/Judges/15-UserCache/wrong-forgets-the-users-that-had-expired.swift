@@ -1,5 +1,5 @@
-// A wrong fix: after the write, it forgets the users whose profiles had expired, by their ids,
-// so a profile fetched afresh for one of them while the disk was writing is dropped as well.
+// A wrong fix: a user whose profile had expired, and who is fetched afresh while the cache
+// writes to disk, loses that fresh profile too, and the user's next message fetches it again.
 import Foundation
 import Services
 

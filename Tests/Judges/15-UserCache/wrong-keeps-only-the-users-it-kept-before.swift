@@ -1,5 +1,5 @@
-// A wrong fix: after the write, it keeps only the users it had decided to keep before the write,
-// so a profile fetched meanwhile, for a new user or for one whose profile had expired, is dropped.
+// A wrong fix: every profile fetched while the cache writes to disk, a new user's or an expired
+// one's, is lost, and those users' next messages fetch their profiles again.
 import Foundation
 import Services
 

@@ -1,5 +1,5 @@
-// A wrong fix: after the write, it merges what it kept into the entries as they are now, which
-// keeps every profile fetched meanwhile but forgets no expired one: memory only ever grows.
+// A wrong fix: every profile fetched during the write stays, but no expired profile is ever
+// dropped: the cache only grows.
 import Foundation
 import Services
 
