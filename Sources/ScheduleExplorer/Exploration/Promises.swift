@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Each speaks of the callers of one key (``ExploredCall/key``: `cat.png`, the order book, a
 /// refresh token) and of the fake's ``Requests``, and records what does not hold with
-/// ``Moment/expect(_:_:_:)``.
+/// ``Moment/expect(_:_:_:)``. A call without a key is left out of every one of them: with no
+/// keys at all, they check nothing.
 extension Moment {
 
   /// A request for a key starts only when no earlier one for it is still running, and, when the
