@@ -1,3 +1,7 @@
+// Your tests of the connection manager. Write the calls and the promise until a test goes red on
+// the actor in ConnectionManager.swift, then run `swift run workbook check 14`: it tries your
+// tests on the workbook's wrong fixes and right designs before you fix the actor.
+
 import ScheduleExplorer
 import Services
 import Testing
@@ -5,9 +9,6 @@ import WorkbookTestSupport
 
 @testable import Chapter14
 
-// Your tests of the connection manager. Write the calls and the promise until a test goes red on
-// the actor in ConnectionManager.swift, then run `swift run workbook check 14`: it tries your
-// tests on the workbook's wrong fixes and right designs before you fix the actor.
 @Suite("Chapter 14: the connection manager, as you test it", .testScheduler)
 struct ConnectionManagerTests {
   @Test("Messages on their way when the connection drops all arrive, over one new connection")

@@ -1,3 +1,7 @@
+// Your tests of the user cache. Write the calls and the promise until a test goes red on the actor
+// in UserCache.swift, then run `swift run workbook check 15`: it tries your tests on the
+// workbook's wrong fixes and right designs before you fix the actor.
+
 import ScheduleExplorer
 import Services
 import Testing
@@ -5,9 +9,6 @@ import WorkbookTestSupport
 
 @testable import Chapter15
 
-// Your tests of the user cache. Write the calls and the promise until a test goes red on the actor
-// in UserCache.swift, then run `swift run workbook check 15`: it tries your tests on the
-// workbook's wrong fixes and right designs before you fix the actor.
 @Suite("Chapter 15: the user cache, as you test it", .testScheduler)
 struct UserCacheTests {
   @Test("A profile fetched while the cache is pruned is kept")

@@ -1,3 +1,6 @@
+// The workbook's tests of the connection manager: one answer to the chapter's exercise. Each test
+// drops the connection under two messages and lets the server answer in another order.
+
 import ScheduleExplorer
 import Services
 import Testing
@@ -5,8 +8,6 @@ import WorkbookTestSupport
 
 @testable import Chapter14
 
-// The workbook's tests of the connection manager: one answer to the chapter's exercise. Each test
-// drops the connection under two messages and lets the server answer in another order.
 @Suite("Chapter 14: the connection manager, as you test it", .testScheduler)
 struct ConnectionManagerTests {
   @Test("Messages on their way when the connection drops all arrive, over one new connection")

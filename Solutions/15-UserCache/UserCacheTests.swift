@@ -1,3 +1,6 @@
+// The workbook's tests of the user cache: one answer to the chapter's exercise. Each test prunes
+// the cache while the disk is slow, and has something else happen meanwhile.
+
 import ScheduleExplorer
 import Services
 import Testing
@@ -5,8 +8,6 @@ import WorkbookTestSupport
 
 @testable import Chapter15
 
-// The workbook's tests of the user cache: one answer to the chapter's exercise. Each test prunes
-// the cache while the disk is slow, and has something else happen meanwhile.
 @Suite("Chapter 15: the user cache, as you test it", .testScheduler)
 struct UserCacheTests {
   @Test("A profile fetched while the cache is pruned is kept")

@@ -1,3 +1,6 @@
+// A student's test that catches the starter's bug and stops there: the workbook's self-check
+// proves that the judge tells it which wrong fix it misses. It is the workbook's first test alone.
+
 import ScheduleExplorer
 import Services
 import Testing
@@ -5,8 +8,6 @@ import WorkbookTestSupport
 
 @testable import Chapter15
 
-// A student's test that catches the starter's bug and stops there: the workbook's self-check
-// proves that the judge tells it which wrong fix it misses. It is the workbook's first test alone.
 @Suite("Chapter 15: the user cache, as you test it", .testScheduler)
 struct UserCacheTests {
   @Test("A profile fetched while the cache is pruned is kept")
