@@ -24,6 +24,10 @@ public struct OrderBookSnapshot: Hashable, Sendable {
 }
 
 /// Fetches order-book snapshots from an exchange.
+///
+/// A fetch brings the book as the exchange has it at some moment while the fetch is out. Two
+/// fetches bring the same book when it did not change between them. A fetch that started before
+/// another may bring a later book than that one.
 public protocol MarketDataFeed: Sendable {
   func latestSnapshot() async throws -> OrderBookSnapshot
 }
