@@ -20,16 +20,24 @@ struct InvalidationTests {
     _ = try await reader.results()
     let later = try await scenario.call("snapshot()") { try await cache.snapshot() }
 
+    let whatHappened =
+      feed.fetches < 2
+      ? """
+      Fetch #1 was still out when invalidate() said the book had changed. Once it returned, a \
+      reader who asked afterwards got \(later.testDescription) without a fetch of its own: the \
+      cache kept a book that invalidate() had already declared old. Caller A was suspended at \
+      `await fetch.value` when invalidate() ran, and what it did on resuming did not take that \
+      into account.
+      """
+      : """
+      Fetch #1 was still out when invalidate() said the book had changed. Once it returned, a \
+      reader who asked afterwards got \(later.testDescription), and \(feed.fetches) fetches went \
+      to the exchange in all, where one for the old book and one for the new are enough.
+      """
     #expect(
       feed.fetches == 2,
       scenario.explain(
-        """
-        Fetch #1 was still out when invalidate() said the book had changed. Once it returned, a \
-        reader who asked afterwards got \(later.testDescription) without a fetch of its own: the \
-        cache kept a book that invalidate() had already declared old. Caller A was suspended at \
-        `await fetch.value` when invalidate() ran, and what it did on resuming did not take \
-        that into account.
-        """,
+        whatHappened,
         correctly:
           "A may still get snapshot #1, which it asked for before the change; C gets a newer one."
       )
@@ -66,6 +74,39 @@ struct InvalidationTests {
         what D would find. Readers got: \(describe(results)).
         """,
         correctly: "D waits for fetch #2 and gets snapshot #2; there are two fetches in all."
+      )
+    )
+  }
+
+  @Test("A fetch that was out through two changes of book is not kept either")
+  func fetchOutThroughTwoChangesIsNotKept() async throws {
+    let scenario = Scenario()
+    let feed = FakeMarketDataFeed(scenario)
+    let cache = MarketDataCache(feed: feed)
+
+    let first = scenario.start(1, "snapshot()") { try await cache.snapshot() }
+    try await scenario.settle()
+    try await scenario.call("invalidate()") { await announceNewBook(feed, cache) }
+    let second = scenario.start(1, "snapshot()") { try await cache.snapshot() }
+    try await scenario.settle()
+    try await scenario.call("invalidate()") { await announceNewBook(feed, cache) }
+    feed.release(1)
+    try await scenario.settle()
+    let third = scenario.start(1, "snapshot()") { try await cache.snapshot() }
+    try await scenario.settle()
+    feed.open()
+    let results = try await first.results() + second.results() + third.results()
+    let latest = FakeMarketDataFeed.snapshot(number: 3)
+
+    #expect(
+      results[2].value.map { $0.sequence >= 3 } ?? false,
+      scenario.explain(
+        """
+        The book changed twice while fetch #1 was out: once before reader C asked, and again \
+        while C's fetch was out. Fetch #1 then returned, and after that reader E asked: \
+        \(results[2]), though E asked after both changes. Readers got: \(describe(results)).
+        """,
+        correctly: "E gets \(latest.testDescription), the book the second change announced."
       )
     )
   }
@@ -208,6 +249,32 @@ struct MarketDataGuardTests {
     #expect(
       retried == FakeMarketDataFeed.snapshot(number: feed.currentBook),
       "after the failure, the next read should bring the exchange's book; it got \(retried.testDescription)"
+    )
+  }
+
+  @Test("After a failed fetch and a change of book, the next snapshot is kept as before")
+  func snapshotIsKeptAfterAFailureAndAChange() async throws {
+    let scenario = Scenario()
+    let feed = FakeMarketDataFeed(scenario)
+    let cache = MarketDataCache(feed: feed)
+    feed.open()
+
+    feed.failsFetches = true
+    _ = try? await scenario.call("snapshot()") { try await cache.snapshot() }
+    feed.failsFetches = false
+    _ = try await scenario.call("snapshot()") { try await cache.snapshot() }
+    try await scenario.call("invalidate()") { await announceNewBook(feed, cache) }
+    let fresh = try await scenario.call("snapshot()") { try await cache.snapshot() }
+    let again = try await scenario.call("snapshot()") { try await cache.snapshot() }
+
+    #expect(
+      feed.fetches == 3 && again == fresh,
+      """
+      a failed fetch, a read, a change of book and two more reads, one after the other, made \
+      \(feed.fetches) fetches, and the last two reads got \(fresh.testDescription) and \
+      \(again.testDescription); expected 3 fetches: the last read gets the snapshot the one \
+      before it fetched
+      """
     )
   }
 }
