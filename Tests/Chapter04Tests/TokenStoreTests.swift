@@ -69,6 +69,81 @@ struct LateRejectionTests {
       )
     )
   }
+
+  @Test("A caller who shared a refresh and resumes late does not undo a later one")
+  func lateSharerLeavesALaterRefreshAlone() async throws {
+    let scenario = Scenario()
+    let server = FakeAuthServer(scenario)
+    let store = TokenStore(credentials: FakeAuthServer.validCredentials, server: server)
+
+    let first = scenario.start(1, "accessToken(replacing: access-0)") {
+      try await store.accessToken(replacing: "access-0")
+    }
+    try await scenario.settle()
+    let sharer = scenario.start(1, "accessToken(replacing: access-0)") {
+      try await store.accessToken(replacing: "access-0")
+    }
+    try await scenario.settle()
+    // B is kept from resuming until a second refresh has come and gone.
+    sharer.hold()
+    server.open()
+    _ = try await first.results()
+    let second = try await scenario.call("accessToken(replacing: access-1)") {
+      try await store.accessToken(replacing: "access-1")
+    }
+    sharer.release()
+    _ = try await sharer.results()
+    let late = try await scenario.start(1, "accessToken(replacing: access-1)") {
+      try await store.accessToken(replacing: "access-1")
+    }.results()[0]
+
+    let answer = late.value.map { "got \($0)" } ?? "threw: \(late.error.map { "\($0)" } ?? "")"
+    #expect(
+      server.refreshes == 2 && late.value == second,
+      scenario.explain(
+        """
+        Callers A and B reported access-0 and shared refresh #1, which brought access-1; B had \
+        not yet resumed when access-1 was turned away in turn and refresh #2 brought \
+        \(second). Then B resumed, and after that came a late report of access-1: \(late.caller) \(answer), with \
+        \(server.refreshes) refreshes in all.
+        """,
+        correctly: "the late report gets \(second) and starts no refresh: two refreshes in all."
+      )
+    )
+  }
+
+  @Test("After a failed refresh, a token replaced before it still gets the current one")
+  func replacedTokenStaysReplacedAfterAFailure() async throws {
+    let scenario = Scenario()
+    let server = FakeAuthServer(scenario)
+    let store = TokenStore(credentials: FakeAuthServer.validCredentials, server: server)
+    server.open()
+
+    let current = try await scenario.call("accessToken(replacing: access-0)") {
+      try await store.accessToken(replacing: "access-0")
+    }
+    server.failsRefreshes = true
+    _ = try await scenario.start(1, "accessToken(replacing: \(current))") {
+      try await store.accessToken(replacing: current)
+    }.results()
+    server.failsRefreshes = false
+    let late = try await scenario.start(1, "accessToken(replacing: access-0)") {
+      try await store.accessToken(replacing: "access-0")
+    }.results()[0]
+
+    let answer = late.value.map { "got \($0)" } ?? "threw: \(late.error.map { "\($0)" } ?? "")"
+    #expect(
+      server.refreshes == 2 && late.value == current,
+      scenario.explain(
+        """
+        A report of access-0 brought \(current). Then \(current) was turned away and refresh #2 \
+        failed, so \(current) was still the token the store held. Then came a late report of \
+        access-0: \(late.caller) \(answer), with \(server.refreshes) refreshes in all.
+        """,
+        correctly: "the late report gets \(current) and starts no refresh: two refreshes in all."
+      )
+    )
+  }
 }
 
 @Suite("Chapter 04: what the token store must keep doing", .testScheduler)
