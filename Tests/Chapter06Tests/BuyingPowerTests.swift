@@ -108,6 +108,34 @@ struct ReservationTests {
     )
   }
 
+  @Test("Two equal orders whose answers were both lost both count against the balance")
+  func twoEqualOrdersOfUnknownFateBothKeepTheirMoney() async throws {
+    let scenario = Scenario()
+    let exchange = FakeExchange(scenario)
+    let account = BuyingPower(available: 10_000, exchange: exchange)
+
+    let orders = scenario.start(2, "place(40 ACME, $40.00)") {
+      try await account.place(fortyDollars)
+    }
+    try await scenario.settle()
+    exchange.requests.release(1, as: "unknown")
+    exchange.requests.release(2, as: "unknown")
+    let results = try await orders.results()
+    let available = try await scenario.call("available") { Money(cents: await account.available) }
+
+    #expect(
+      available == Money(cents: 2_000),
+      scenario.explain(
+        """
+        A and B each placed the same order of $40.00, and the exchange's answers to both were lost \
+        (\(describe(results))), so either may still be filled. Yet available was \
+        \(dollars(available.cents)), as if one of them had never been placed.
+        """,
+        correctly: "while neither $40.00 order is known to have failed, $20.00 is available."
+      )
+    )
+  }
+
   @Test("An order whose caller is cancelled still counts against the balance")
   func cancelledOrderKeepsItsMoney() async throws {
     let scenario = Scenario()
@@ -119,8 +147,12 @@ struct ReservationTests {
     }
     try await scenario.settle()
     order.cancel()
-    let result = try await order.results()[0]
+    try await scenario.settle()
+    // What the account shows while the order's fate is open. Then the exchange answers whatever
+    // still waits, so that an account whose caller waits on for the answer ends too.
     let available = try await scenario.call("available") { Money(cents: await account.available) }
+    exchange.open()
+    let result = try await order.results()[0]
 
     #expect(
       available == Money(cents: 4_000),
@@ -150,9 +182,11 @@ struct ReservationTests {
     order.hold()
     order.cancel()
     order.release()
-    let result = try await order.results()[0]
+    try await scenario.settle()
     let available = try await scenario.call("available") { Money(cents: await account.available) }
     let sent = exchange.ordersReceived > 0
+    exchange.open()
+    let result = try await order.results()[0]
     let expected = Money(cents: sent ? 4_000 : 10_000)
 
     #expect(
@@ -242,6 +276,36 @@ struct BuyingPowerGuardTests {
         spent on it. Yet available was \(dollars(available.cents)).
         """,
         correctly: "the rejected order costs nothing, and $100.00 is available."
+      )
+    )
+  }
+
+  @Test("An order the exchange accepts keeps its money, though its caller was cancelled")
+  func acceptedOrderOfACancelledCallerKeepsItsMoney() async throws {
+    let scenario = Scenario()
+    let exchange = FakeExchange(scenario)
+    exchange.answersCancelledOrders = true
+    let account = BuyingPower(available: 10_000, exchange: exchange)
+
+    let order = scenario.start(1, "place(60 ACME, $60.00)") {
+      try await account.place(sixtyDollars)
+    }
+    try await scenario.settle()
+    order.cancel()
+    try await scenario.settle()
+    exchange.requests.release(1, as: "accept")
+    let result = try await order.results()[0]
+    let available = try await scenario.call("available") { Money(cents: await account.available) }
+
+    #expect(
+      available == Money(cents: 4_000),
+      scenario.explain(
+        """
+        A's task was cancelled while its order of $60.00 was at the exchange, and the exchange \
+        answered the order all the same: it accepted it (\(result)), so the $60.00 is spent. Yet \
+        available was \(dollars(available.cents)), as if the $60.00 were free to spend again.
+        """,
+        correctly: "the accepted order costs $60.00, and $40.00 is available."
       )
     )
   }
