@@ -164,6 +164,36 @@ struct InFlightGuardTests {
     #expect(retried == FakeImageClient.image(number: downloadsBefore + 1))
   }
 
+  @Test("A caller who asks as the download answers, before anyone has resumed, joins it")
+  func callerAskingAsTheDownloadAnswersJoinsIt() async throws {
+    let scenario = Scenario()
+    let client = FakeImageClient(scenario)
+    let cache = ImageCache(client: client)
+
+    let first = scenario.start(1, "image(for: cat.png)") { try await cache.image(for: .cat) }
+    try await scenario.settle()
+    // B asks in the same breath as the answer. A's resumption is ready first, and the test's
+    // scheduler runs it first: what A does up to its next `await` runs before B, and whatever A
+    // does after that `await` may run after B.
+    client.requests.release(1, as: FakeImageClient.Outcome.image)
+    let second = scenario.start(1, "image(for: cat.png)") { try await cache.image(for: .cat) }
+    try await scenario.settle()
+    let downloads = client.downloads(of: .cat)
+    client.open()
+    let results = try await first.results() + second.results()
+
+    #expect(
+      downloads == 1,
+      scenario.explain(
+        """
+        Download #1 of cat.png answered, and B asked for cat.png before anything else ran: \
+        \(downloads) downloads of cat.png started. Callers got: \(describe(results)).
+        """,
+        correctly: "B joins download #1, or finds its image stored, and gets image #1."
+      )
+    )
+  }
+
   @Test("Different URLs download at the same time")
   func differentURLsDownloadAtTheSameTime() async throws {
     let scenario = Scenario()
