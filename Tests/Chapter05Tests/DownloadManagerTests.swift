@@ -230,7 +230,7 @@ struct DownloadManagerGuardTests {
     }
     client.open()
     let result = try await thumbnail.results()[0]
-    _ = try await hero.results()
+    let cancelled = try await hero.results()[0]
 
     #expect(
       shown && result.value != nil,
@@ -242,6 +242,19 @@ struct DownloadManagerGuardTests {
         cancelled.
         """,
         correctly: "A's call ends with CancellationError; B's keeps running and gets its image."
+      )
+    )
+    #expect(
+      cancelled.error is CancellationError || (cancelled.error as? URLError)?.code == .cancelled,
+      scenario.explain(
+        """
+        Callers A and B asked for the same image, cat.png, for two keys, hero and thumbnail, and \
+        cancelDownload(for: hero) came before any download had answered; in the end \
+        \(cancelled). A request whose key was cancelled ends with a cancellation, whatever another \
+        key still needs.
+        """,
+        correctly:
+          "A's call ends with CancellationError, or the URLError(.cancelled) its download threw."
       )
     )
   }
