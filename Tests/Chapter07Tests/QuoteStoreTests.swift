@@ -124,6 +124,51 @@ struct QuoteStoreGuardTests {
       )
     )
   }
+
+  @Test("A request sent after an older one failed is newer than every request before it")
+  func requestSentAfterAFailureIsTheNewest() async throws {
+    try await expectTheNewestShown(afterTheFirstRequest: "fails")
+  }
+
+  @Test("A request sent after an older one answered is newer than every request before it")
+  func requestSentAfterAnAnswerIsTheNewest() async throws {
+    try await expectTheNewestShown(afterTheFirstRequest: "answers")
+  }
+
+  /// Requests #1 and #2 go out; #1 fails or answers; then #3 goes out, and #2 and #3 answer in
+  /// the order they were sent. The store must end on quote #3.
+  private func expectTheNewestShown(afterTheFirstRequest ending: String) async throws {
+    let scenario = Scenario()
+    let source = FakeQuoteSource(scenario)
+    let store = QuoteStore(source: source)
+
+    let first = scenario.start(1, "refresh(ACME)") { try await store.refresh("ACME") }
+    try await scenario.settle()
+    let second = scenario.start(1, "refresh(ACME)") { try await store.refresh("ACME") }
+    try await scenario.settle()
+    if ending == "fails" { source.fail(1) } else { source.release(1) }
+    _ = try await first.results()
+    let third = scenario.start(1, "refresh(ACME)") { try await store.refresh("ACME") }
+    try await scenario.settle()
+    source.release(2)
+    _ = try await second.results()
+    source.release(3)
+    _ = try await third.results()
+    let shown = try await scenario.call("quote(for: ACME)") { await store.quote(for: "ACME") }
+
+    #expect(
+      shown == FakeQuoteSource.quote(number: 3),
+      scenario.explain(
+        """
+        Requests #1 and #2 for ACME went out, and #1 \(ending). Then request #3 went out, and \
+        #2 and #3 answered in the order they were sent, #3 last. The store shows \
+        \(shown?.testDescription ?? "nothing"), though the newest request whose answer arrived \
+        is #3.
+        """,
+        correctly: "quote #2 is shown when it arrives, then quote #3."
+      )
+    )
+  }
 }
 
 @Suite("Chapter 07: every interleaving", .testScheduler, .exposesBug)
