@@ -121,6 +121,29 @@ struct ImageCacheGuardTests {
       "cat.png and dog.png are different pictures, yet \(describe(results))"
     )
   }
+
+  @Test("Two addresses that end in the same file name are two pictures")
+  func addressesSharingAFileNameAreTwoPictures() async throws {
+    let scenario = Scenario()
+    let client = FakeImageClient(scenario)
+    let cache = ImageCache(client: client)
+    client.open()
+
+    let cat = try await scenario.call("image(for: cat.png)") { try await cache.image(for: .cat) }
+    let thumbnail = try await scenario.call("image(for: thumbnails.example.com/cat.png)") {
+      try await cache.image(for: .catThumbnail)
+    }
+
+    #expect(
+      client.downloads(of: .catThumbnail) == 1 && thumbnail != cat,
+      """
+      \(URL.cat) and \(URL.catThumbnail) are two pictures whose file names are the same, yet \
+      asking for the second after the first started \(client.downloads(of: .catThumbnail)) \
+      downloads of it and returned \(thumbnail.testDescription), while the first returned \
+      \(cat.testDescription). Expected: a download of its own, and its own image.
+      """
+    )
+  }
 }
 
 @Suite("Chapter 01: every interleaving", .testScheduler, .exposesBug)

@@ -229,6 +229,44 @@ struct InFlightGuardTests {
       results.allSatisfy { $0.value != nil },
       "both callers should get an image; \(describe(results))")
   }
+
+  @Test("Two addresses that end in the same file name download apart, and each keeps its picture")
+  func addressesSharingAFileNameAreTwoPictures() async throws {
+    let scenario = Scenario()
+    let client = FakeImageClient(scenario)
+    let cache = ImageCache(client: client)
+
+    let cat = scenario.start(1, "image(for: cat.png)") { try await cache.image(for: .cat) }
+    let thumbnail = scenario.start(1, "image(for: thumbnails.example.com/cat.png)") {
+      try await cache.image(for: .catThumbnail)
+    }
+    let bothRunning = await scenario.wait { client.requestsInFlight >= 2 }
+    client.open()
+    let first = try await cat.results() + thumbnail.results()
+    let later = try await scenario.call("image(for: thumbnails.example.com/cat.png)") {
+      try await cache.image(for: .catThumbnail)
+    }
+
+    #expect(
+      bothRunning && first[1].value != nil && first[1].value != first[0].value,
+      scenario.explain(
+        """
+        \(URL.cat) and \(URL.catThumbnail) are two pictures whose file names are the same, \
+        asked for at once, yet \(client.mostRequestsAtOnce) download ran at a time and callers \
+        got: \(describe(first)).
+        """,
+        correctly: "each address has a download of its own, and each caller gets its own image."
+      )
+    )
+    #expect(
+      later == first[1].value && client.downloads(of: .catThumbnail) == 1,
+      """
+      Asking for \(URL.catThumbnail) again returned \(later.testDescription) after \
+      \(client.downloads(of: .catThumbnail)) downloads of it; expected the image its first caller \
+      got, with no second download. First callers: \(describe(first)).
+      """
+    )
+  }
 }
 
 @Suite("Chapter 02: every interleaving", .testScheduler, .exposesBug)

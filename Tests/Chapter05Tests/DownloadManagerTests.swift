@@ -290,7 +290,7 @@ struct DownloadManagerWorld: ExplorationWorld {
 
     var description: String {
       switch self {
-      case .download(let url, let key): "download(\(url.lastPathComponent), for: \(key))"
+      case .download(let url, let key): "download(\(url.pictureName), for: \(key))"
       case .cancel(let key): "cancelDownload(for: \(key))"
       }
     }
@@ -423,7 +423,7 @@ extension Scenario {
   fileprivate func download(
     _ url: URL, for key: String, with manager: DownloadManager
   ) -> Callers<Image> {
-    start(1, "download(\(url.lastPathComponent), for: \(key))") {
+    start(1, "download(\(url.pictureName), for: \(key))") {
       try await manager.download(url, for: key)
     }
   }

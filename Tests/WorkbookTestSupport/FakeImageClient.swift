@@ -51,11 +51,11 @@ public final class FakeImageClient: ImageClient, FakeService {
 
   /// How many downloads of `url` have started.
   public func downloads(of url: URL) -> Int {
-    requests.started(for: url.lastPathComponent)
+    requests.started(for: url.pictureName)
   }
 
   public func data(from url: URL) async throws -> Data {
-    try await requests.perform(for: url.lastPathComponent, outcomes: Outcome.self) {
+    try await requests.perform(for: url.pictureName, outcomes: Outcome.self) {
       number, outcome in
       switch outcome {
       case .image:
