@@ -164,12 +164,21 @@ struct MarketFeedWorld: ExplorationWorld {
 
   func steps() -> [WorldStep] {
     guard socket.isConnected else { return [] }
-    let deliver = socket.delivered < Self.deliveries ? [WorldStep("deliver")] : []
-    return deliver + [WorldStep("close", endsTheRun: true)]
+    let left = Self.deliveries - socket.delivered
+    // A socket's thread may call back twice before anything else runs: `deliver2` does that.
+    let deliver = left > 0 ? [WorldStep("deliver")] : []
+    let burst = left > 1 ? [WorldStep("deliver2")] : []
+    return deliver + burst + [WorldStep("close", endsTheRun: true)]
   }
 
   func take(_ name: String) {
-    name == "deliver" ? socket.deliverNext() : socket.close()
+    switch name {
+    case "deliver": socket.deliverNext()
+    case "deliver2":
+      socket.deliverNext()
+      socket.deliverNext()
+    default: socket.close()
+    }
   }
 
   /// Messages are written to the journal in the order the socket delivered them, each once, and
