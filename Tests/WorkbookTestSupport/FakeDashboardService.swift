@@ -4,8 +4,10 @@ import Services
 /// A ``DashboardService`` whose panels load only when the test lets them.
 ///
 /// What ``DashboardService`` documents, and how this fake does it:
-/// - "The backend that serves each panel's content": the outcome `content`, "profile content"
-///   and so on, each panel answered when the test lets it, in any order.
+/// - "The backend that serves each panel's content": the outcome `content`, such as "profile
+///   content, as load #5 found it", each panel answered when the test lets it, in any order. The
+///   content names the request that brought it, as a backend's content differs from one moment to
+///   the next, so a test can tell which load's answer a dashboard shows.
 /// - Besides: the outcome `error`, a ``FakeNetworkError``, also for a panel that ``fail(_:)``
 ///   named. A cancelled request throws `CancellationError` at once, or winds down (the outcome
 ///   `cancelled`), or answers anyway (``Requests/Cancellation/isIgnored``).
@@ -32,12 +34,12 @@ public final class FakeDashboardService: DashboardService, FakeService {
       if outcome == "error" || self.failing.value.contains(panel) {
         throw FakeNetworkError(request: number)
       }
-      return (Self.content(for: panel), "returns the \(panel.rawValue) panel")
+      return (Self.content(for: panel, request: number), "returns the \(panel.rawValue) panel")
     }
   }
 
-  /// What a panel shows once it has loaded.
-  public static func content(for panel: DashboardPanel) -> String {
-    "\(panel.rawValue) content"
+  /// What `panel` shows once request `number` has loaded it.
+  public static func content(for panel: DashboardPanel, request number: Int) -> String {
+    "\(panel.rawValue) content, as load #\(number) found it"
   }
 }

@@ -183,8 +183,10 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
       if schedules >= bounds.schedules {
         Issue.record(
           """
-          The exploration stopped after \(schedules) schedules without covering them all; the \
-          actor makes more requests than a correct one needs. Look at the scripted tests first.
+          The exploration stopped after \(schedules) schedules without covering them all: the \
+          actor's work can happen in more orders than these bounds allow for, as when it makes \
+          more requests than a correct one needs, or keeps many tasks ready at once. Look at the \
+          scripted tests first.
           """,
           sourceLocation: sourceLocation)
         return (schedules, pruned)

@@ -1,4 +1,4 @@
-// Expected to fail: Two loads that overlap, their panels answered oldest first, each show their own panels
+// Expected to fail: Two loads that overlap, with at most one answer out of order, each show their own panels
 // Loads the panels in a task group and collects them in the actor's state as they arrive: one
 // load at a time works, but a second load that starts meanwhile clears what the first collected.
 import Services
