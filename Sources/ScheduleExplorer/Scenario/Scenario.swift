@@ -279,6 +279,18 @@ public final class Scenario: Sendable {
     }
   }
 
+  // MARK: The order of ready tasks
+
+  /// From now on, whenever several of this scenario's tasks that run outside the callers' lanes
+  /// (`Task {}` bodies, and the actors they run) are ready at once, runs the newest first.
+  ///
+  /// The runtime promises no order among ready tasks: on its pool of threads, a task created
+  /// later may start first. The scheduler otherwise runs them oldest first, the one order in which
+  /// code that assumes the order of creation always works; this is the other end of the range.
+  public func runsReadyTasksNewestFirst() {
+    Scheduler.shared.setTaskOrder(for: id) { ready in (ready - 1, nil) }
+  }
+
   // MARK: Observations
 
   /// A failure message that ends with the timeline of what happened and what a correct actor
