@@ -32,15 +32,17 @@ struct LatestRequestTests {
     client.open()
     let results = try await older.results() + newer.results()
 
+    let kept =
+      shown
+      ? "isDownloading(for: hero) still answered true, yet what the manager kept for hero did not lead to download #2"
+      : "isDownloading(for: hero) answered false: the manager kept nothing for hero any more, though download #2 still ran for B"
     #expect(
       cancelled,
       scenario.explain(
         """
-        After caller B's request replaced caller A's, cancelDownload(for: hero) did not cancel \
-        download #2, which was still running, and isDownloading(for: hero) answered \(shown). \
-        When A's call ended, its `defer` removed the entry for hero, but that entry was B's by \
-        then: A's cleanup ran after its `await`, when the key no longer belonged to it. Callers \
-        got: \(describe(results)).
+        After caller B's request replaced caller A's, and A's call had ended, \
+        cancelDownload(for: hero) did not cancel download #2, which was still running, and \
+        \(kept). From the moment B asked, hero was B's. Callers got: \(describe(results)).
         """,
         correctly:
           "hero shows as downloading while download #2 runs, and cancelDownload(for: hero) cancels it."
