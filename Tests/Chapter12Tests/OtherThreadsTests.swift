@@ -54,6 +54,30 @@ struct StatementLoaderThreadTests {
     }
   }
 
+  @Test(
+    "A caller cancelled on another thread while it is still starting its request calls its fetch off"
+  )
+  func cancelledWhileStartingCallsTheFetchOff() async throws {
+    if OtherThreads.areSanitized {
+      try await Self.cancelWhileStarting()
+      return
+    }
+    let child = ChildProcess()
+    await #expect(
+      processExitsWith: .success,
+      child.explain(
+        """
+        While the caller was still starting its request, it was cancelled on another thread, and \
+        the service never answered; the caller should have thrown CancellationError, and its \
+        fetch should have been called off.
+        """,
+        correctly: "A throws CancellationError, and fetch #1 is called off.")
+    ) { [log = child.log as String] in
+      await ChildProcess.record(to: log)
+      try await StatementLoaderThreadTests.cancelWhileStarting()
+    }
+  }
+
   /// The client answers on its own thread while the caller is cancelled on another, once the
   /// request has started.
   private static func answerWhileCancelling() async throws {
@@ -102,6 +126,48 @@ struct StatementLoaderThreadTests {
           While the caller was still starting its request, the client answered on one thread \
           and the caller was cancelled on another
           """)
+    }
+  }
+}
+
+extension StatementLoaderThreadTests {
+  /// The caller is cancelled on another thread from inside `fetchStatement`, which returns only
+  /// once the cancellation is done (or a second has passed), and the service never answers: a
+  /// cancellation that lands while the request is being started must still call it off, and
+  /// must not leave the caller waiting for an answer.
+  fileprivate static func cancelWhileStarting() async throws {
+    for _ in 0..<OtherThreads.rounds {
+      let scenario = Scenario()
+      let cancel = Locked<@Sendable () -> Void>({})
+      let client = ThreadedStatementClient { _ in
+        OtherThreads([cancel.value]).waitWithoutOrdering()
+      }
+      let loader = StatementLoader(client: client)
+      let caller = scenario.start(1, "statement(for: 2026-10)") {
+        try await loader.statement(for: "2026-10")
+      }
+      cancel.withLock { $0 = caller.cancellation() }
+      let fetch = await client.firstFetch()
+      // Throws, with the timeline, if the caller never returns.
+      let result = try await caller.results()[0].result
+      let threw: Bool
+      if case .failure(let error) = result {
+        threw = error is CancellationError
+      } else {
+        threw = false
+      }
+      #expect(
+        threw && fetch.wasCalledOff,
+        scenario.explain(
+          """
+          The caller was cancelled on another thread while it was still starting its request, \
+          and the service never answered. The caller \
+          \(threw ? "threw CancellationError" : "got \(result)"), and fetch #1 \
+          \(fetch.wasCalledOff ? "was called off" : "was never called off: the service went on working for a caller who had gone").
+          """,
+          correctly: "A throws CancellationError, and fetch #1 is called off."))
+      // One round that shows the gap is enough to read.
+      if !(threw && fetch.wasCalledOff) { return }
     }
   }
 }

@@ -7,8 +7,11 @@ import Services
 ///
 /// Unlike ``FakeStatementClient``, whose callbacks run on the scheduler's thread, this one really
 /// answers from elsewhere. It keeps the protocol's promise to the letter: once `cancel()` has
-/// returned, it never calls back; a callback already under way when `cancel()` is called finishes
-/// first, as `cancel()` waits for it.
+/// returned, it starts no callback. A callback it had already started may still be running, as a
+/// real client's may: `cancel()` does not wait for it. (One that did deadlocked a correct bridge
+/// in the course's own runs: a cancellation handler runs while the runtime holds its task's
+/// status lock, and there `cancel()` waited for a callback that was resuming that same task,
+/// which needs the lock.)
 ///
 /// What ``LegacyStatementClient`` documents, and how this fake does it:
 /// - "The statements service's client from before Swift concurrency": every fetch returns at once;
@@ -25,11 +28,12 @@ public final class ThreadedStatementClient: LegacyStatementClient {
   /// What ``LegacyRequest`` documents, and how this fake does it:
   /// - "A request that the legacy client has started": the fetch, until it answers.
   /// - "Calls the request off": `cancel()` forgets the completion handler, under the fetch's lock.
-  /// - "The service stops working on it": a callback under way when `cancel()` is called
-  ///   finishes first, and none follows.
+  /// - "The service stops working on it": no callback starts once `cancel()` has returned; one
+  ///   that had started may still be running.
   public final class Fetch: LegacyRequest, @unchecked Sendable {
     private let lock = NSLock()
     private var completion: (@Sendable (Statement?, (any Error)?) -> Void)?
+    private var calledOff = false
     let month: String
 
     init(month: String, completion: @escaping @Sendable (Statement?, (any Error)?) -> Void) {
@@ -39,14 +43,23 @@ public final class ThreadedStatementClient: LegacyStatementClient {
 
     /// Calls back with the statement, unless the fetch was called off first.
     public func answer() {
-      lock.withLock {
-        completion?(Statement(month: month, closingBalance: 100_000), nil)
-        completion = nil
+      let completion = lock.withLock {
+        defer { self.completion = nil }
+        return self.completion
       }
+      completion?(Statement(month: month, closingBalance: 100_000), nil)
     }
 
     public func cancel() {
-      lock.withLock { completion = nil }
+      lock.withLock {
+        completion = nil
+        calledOff = true
+      }
+    }
+
+    /// Whether the caller's code has called the fetch off.
+    public var wasCalledOff: Bool {
+      lock.withLock { calledOff }
     }
   }
 
