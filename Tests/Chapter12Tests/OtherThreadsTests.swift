@@ -28,7 +28,7 @@ struct StatementLoaderThreadTests {
         correctly: "A gets the statement, or throws CancellationError, once.")
     ) { [log = child.log as String] in
       await ChildProcess.record(to: log)
-      try await StatementLoaderThreadTests.answerWhileCancelling()
+      await ChildProcess.run { try await StatementLoaderThreadTests.answerWhileCancelling() }
     }
   }
 
@@ -50,31 +50,7 @@ struct StatementLoaderThreadTests {
         correctly: "A gets the statement, or throws CancellationError, once.")
     ) { [log = child.log as String] in
       await ChildProcess.record(to: log)
-      try await StatementLoaderThreadTests.answerWhileStarting()
-    }
-  }
-
-  @Test(
-    "A caller cancelled on another thread while it is still starting its request calls its fetch off"
-  )
-  func cancelledWhileStartingCallsTheFetchOff() async throws {
-    if OtherThreads.areSanitized {
-      try await Self.cancelWhileStarting()
-      return
-    }
-    let child = ChildProcess()
-    await #expect(
-      processExitsWith: .success,
-      child.explain(
-        """
-        While the caller was still starting its request, it was cancelled on another thread, and \
-        the service never answered; the caller should have thrown CancellationError, and its \
-        fetch should have been called off.
-        """,
-        correctly: "A throws CancellationError, and fetch #1 is called off.")
-    ) { [log = child.log as String] in
-      await ChildProcess.record(to: log)
-      try await StatementLoaderThreadTests.cancelWhileStarting()
+      await ChildProcess.run { try await StatementLoaderThreadTests.answerWhileStarting() }
     }
   }
 
@@ -130,12 +106,39 @@ struct StatementLoaderThreadTests {
   }
 }
 
+@Suite("Chapter 12: a cancellation from another thread", .testScheduler, .exposesBug)
+struct StatementLoaderCancellationThreadTests {
+  @Test(
+    "A caller cancelled on another thread while it is still starting its request calls its fetch off"
+  )
+  func cancelledWhileStartingCallsTheFetchOff() async throws {
+    if OtherThreads.areSanitized {
+      try await StatementLoaderThreadTests.cancelWhileStarting()
+      return
+    }
+    let child = ChildProcess()
+    await #expect(
+      processExitsWith: .success,
+      child.explain(
+        """
+        While the caller was still starting its request, it was cancelled on another thread, and \
+        the service never answered; the caller should have thrown CancellationError, and its \
+        fetch should have been called off.
+        """,
+        correctly: "A throws CancellationError, and fetch #1 is called off.")
+    ) { [log = child.log as String] in
+      await ChildProcess.record(to: log)
+      await ChildProcess.run { try await StatementLoaderThreadTests.cancelWhileStarting() }
+    }
+  }
+}
+
 extension StatementLoaderThreadTests {
   /// The caller is cancelled on another thread from inside `fetchStatement`, which returns only
   /// once the cancellation is done (or a second has passed), and the service never answers: a
   /// cancellation that lands while the request is being started must still call it off, and
   /// must not leave the caller waiting for an answer.
-  fileprivate static func cancelWhileStarting() async throws {
+  static func cancelWhileStarting() async throws {
     for _ in 0..<OtherThreads.rounds {
       let scenario = Scenario()
       let cancel = Locked<@Sendable () -> Void>({})

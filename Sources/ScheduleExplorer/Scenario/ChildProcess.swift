@@ -40,11 +40,15 @@ public final class ChildProcess: Sendable {
   /// actor does instead.
   public func explain(_ expected: String, correctly: String) -> Comment {
     let errors = (try? String(contentsOfFile: Self.errorsPath(log), encoding: .utf8)) ?? ""
+    let lines = errors.split(separator: "\n")
     let reason =
-      errors.split(separator: "\n").first { $0.contains("Fatal error") }.map {
+      lines.first { $0.hasPrefix(Self.threw) }.map {
+        "It ended with an error: \($0.dropFirst(Self.threw.count))"
+      }
+      ?? lines.first { $0.contains("Fatal error") }.map {
         "It stopped with: \($0)"
       }
-      ?? errors.split(separator: "\n").last.map {
+      ?? lines.last.map {
         "It stopped without a fatal error message; the last line it wrote was: \($0)"
       } ?? "It stopped without a fatal error message."
     return Comment(
@@ -77,6 +81,23 @@ public final class ChildProcess: Sendable {
     Scheduler.shared.beginTakeover()
     await Task.yield()
   }
+
+  /// Runs the rest of an exit test's body after ``record(to:)``. An error `body` throws ends the
+  /// child at once, with the error's first line written where ``explain(_:correctly:)`` reads why
+  /// the child stopped, so that a test that threw, such as one whose caller never returned, is
+  /// not read as a crash.
+  public static func run(_ body: () async throws -> Void) async {
+    do {
+      try await body()
+    } catch {
+      let first = describe(error).split(separator: "\n").first.map(String.init) ?? ""
+      FileHandle.standardError.write(Data((threw + first + "\n").utf8))
+      exit(EXIT_FAILURE)
+    }
+  }
+
+  /// What starts the line ``run(_:)`` writes for an error.
+  private static let threw = "The test threw: "
 
   /// Writes `event` of `scenario` down at once, in a child that records: if the next step crashes
   /// the child, the parent still sees it.
