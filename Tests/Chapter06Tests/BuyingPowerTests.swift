@@ -148,6 +148,40 @@ struct ReservationTests {
     )
   }
 
+  @Test("An order whose answer was lost keeps its money when another order is then rejected")
+  func lostOrderKeepsItsMoneyThroughAnotherRejection() async throws {
+    let scenario = Scenario()
+    let exchange = FakeExchange(scenario)
+    let account = BuyingPower(available: 10_000, exchange: exchange)
+
+    let first = scenario.start(1, "place(60 ACME, $60.00)") {
+      try await account.place(sixtyDollars)
+    }
+    try await scenario.settle()
+    exchange.requests.release(1, as: "unknown")
+    _ = try await first.results()
+    let second = scenario.start(1, "place(40 ACME, $40.00)") {
+      try await account.place(fortyDollars)
+    }
+    try await scenario.settle()
+    exchange.requests.release(2, as: "reject")
+    let results = try await first.results() + second.results()
+    let available = try await scenario.call("available") { Money(cents: await account.available) }
+
+    #expect(
+      available == Money(cents: 4_000),
+      scenario.explain(
+        """
+        The answer to A's $60.00 order was lost, so it may still be filled; then the exchange \
+        rejected B's $40.00 order. Available was \(dollars(available.cents)) afterwards: B's \
+        rejection should give back B's $40.00 and nothing of A's. Callers got: \
+        \(describe(results)).
+        """,
+        correctly: "$40.00 is available: A's $60.00 stays held, B's $40.00 comes back."
+      )
+    )
+  }
+
   @Test("An order whose caller is cancelled still counts against the balance")
   func cancelledOrderKeepsItsMoney() async throws {
     let scenario = Scenario()
@@ -259,6 +293,115 @@ struct BuyingPowerGuardTests {
     #expect(
       available == Money(cents: 10_000),
       "the exchange rejected the order, so the account should still hold $100.00, not \(dollars(available.cents))"
+    )
+  }
+
+  @Test("Two equal orders that are both rejected both give their money back")
+  func twoEqualRejectedOrdersAreBothRefunded() async throws {
+    let scenario = Scenario()
+    let exchange = FakeExchange(scenario)
+    let account = BuyingPower(available: 10_000, exchange: exchange)
+
+    let orders = scenario.start(2, "place(40 ACME, $40.00)") {
+      try await account.place(fortyDollars)
+    }
+    try await scenario.settle()
+    exchange.requests.release(1, as: "reject")
+    exchange.requests.release(2, as: "reject")
+    let results = try await orders.results()
+    let available = try await scenario.call("available") { Money(cents: await account.available) }
+
+    #expect(
+      available == Money(cents: 10_000),
+      scenario.explain(
+        """
+        A and B each placed the same order of $40.00 at once, and the exchange rejected both \
+        (\(describe(results))). Yet available was \(dollars(available.cents)) afterwards: each \
+        rejection should give back its own $40.00.
+        """,
+        correctly: "both orders' money comes back, and $100.00 is available."
+      )
+    )
+  }
+
+  @Test("The same order rejected twice, one after the other, gives its money back each time")
+  func sameOrderRejectedTwiceIsRefundedTwice() async throws {
+    let scenario = Scenario()
+    let exchange = FakeExchange(scenario)
+    let account = BuyingPower(available: 10_000, exchange: exchange)
+    exchange.open()
+    exchange.rejectsOrders = true
+
+    for _ in 1...2 {
+      _ = try? await scenario.call("place(60 ACME, $60.00)") {
+        try await account.place(sixtyDollars)
+      }
+    }
+    let available = try await scenario.call("available") { Money(cents: await account.available) }
+
+    #expect(
+      available == Money(cents: 10_000),
+      scenario.explain(
+        """
+        The same $60.00 order was placed and rejected, then placed again and rejected again. \
+        Yet available was \(dollars(available.cents)) afterwards: the second rejection should \
+        give back the second order's money, as the first did.
+        """,
+        correctly: "$100.00 is available after both rejections."
+      )
+    )
+  }
+
+  @Test("A caller who has heard of its rejection finds its money back")
+  func rejectedCallerFindsItsMoneyBack() async throws {
+    let scenario = Scenario()
+    let exchange = FakeExchange(scenario)
+    let account = BuyingPower(available: 10_000, exchange: exchange)
+    exchange.open()
+    exchange.rejectsOrders = true
+
+    // The caller reads the balance in its own task, the moment it has heard: as an app that
+    // retries a rejected order at once would.
+    let seen = try await scenario.call("place(60 ACME, $60.00), then available") {
+      _ = try? await account.place(sixtyDollars)
+      return Money(cents: await account.available)
+    }
+
+    #expect(
+      seen == Money(cents: 10_000),
+      scenario.explain(
+        """
+        The exchange rejected A's $60.00 order, and the moment A had heard of it, A read \
+        available: \(dollars(seen.cents)). Once a caller knows its order was rejected, its money \
+        is back.
+        """,
+        correctly: "A reads $100.00 right after its place() has thrown."
+      )
+    )
+  }
+
+  @Test("An order that costs what the account holds, to the cent, fits")
+  func orderOfTheWholeBalanceToTheCentFits() async throws {
+    let scenario = Scenario()
+    let exchange = FakeExchange(scenario)
+    let account = BuyingPower(available: 9_999, exchange: exchange)
+    exchange.open()
+    let order = Order(symbol: "ACME", quantity: 3, limitPrice: 3_333)
+
+    let result = try await scenario.start(1, "place(3 ACME, $99.99)") {
+      try await account.place(order)
+    }.results()[0]
+    let available = try await scenario.call("available") { Money(cents: await account.available) }
+
+    #expect(
+      result.value != nil && available == Money(cents: 0),
+      scenario.explain(
+        """
+        The account held $99.99, and an order of 3 ACME at $33.33 costs $99.99: \(result), and \
+        available was \(dollars(available.cents)) afterwards.
+        """,
+        correctly: "the order goes through, and $0.00 is left."
+      )
     )
   }
 
