@@ -29,7 +29,10 @@ public final class Scenario: Sendable {
   private struct Waiter {
     let condition: @Sendable () -> Bool
     let continuation: CheckedContinuation<Bool, Never>
-    let deadline: ContinuousClock.Instant
+    /// When the wait began, and how long the scheduler had spent on other scenarios' jobs by
+    /// then: the wait's time is its own, not that of the tests running beside it.
+    let startedAt: ContinuousClock.Instant
+    let othersBusyAtStart: Duration
     /// Whether the wait also ends when nothing of the scenario can run.
     let endsWhenSettled: Bool
   }
@@ -247,11 +250,13 @@ public final class Scenario: Sendable {
       // executor over; from its first suspension on, it runs on the scheduler.
       await Task.yield()
     }
-    let deadline = ContinuousClock.now + timeLimit
+    let startedAt = ContinuousClock.now
+    let othersBusyAtStart = Scheduler.shared.busyTime(ofAllBut: id)
     return await withCheckedContinuation { continuation in
       state.withLock { state in
         state.waiters[state.nextWaiterID] = Waiter(
-          condition: condition, continuation: continuation, deadline: deadline,
+          condition: condition, continuation: continuation, startedAt: startedAt,
+          othersBusyAtStart: othersBusyAtStart,
           endsWhenSettled: orSettled)
         state.nextWaiterID += 1
       }
@@ -267,12 +272,17 @@ public final class Scenario: Sendable {
     }
   }
 
-  /// Ends the waits whose deadline has passed, as unsatisfied. The scheduler's watchdog calls this
-  /// a few times a second; it is a backstop for a run that stopped making progress, never the way
-  /// a wait ends.
+  /// Ends the waits that have lasted the time limit, as unsatisfied. The scheduler's watchdog
+  /// calls this a few times a second; it is a backstop for a run that stopped making progress,
+  /// never the way a wait ends. The time the scheduler's one thread spent on other scenarios' jobs
+  /// meanwhile does not count: a suite's tests share that thread, and on a busy machine they can
+  /// take seconds between them, while this scenario had nothing to do but wait its turn.
   func expireWaiters(at now: ContinuousClock.Instant) {
+    let othersBusy = Scheduler.shared.busyTime(ofAllBut: id)
     let expired = state.withLock { state in
-      state.waiters.filter { $0.value.deadline <= now }.map(\.key)
+      state.waiters.filter { _, waiter in
+        now - waiter.startedAt - (othersBusy - waiter.othersBusyAtStart) >= timeLimit
+      }.map(\.key)
     }
     for id in expired {
       resolveWaiter(id, satisfied: false)

@@ -67,6 +67,8 @@ final class Scheduler: @unchecked Sendable {
   private var pendingChecks: Set<Int> = []
   /// How long the thread has spent on each scenario's jobs, while it lives.
   private var busy: [Int: Duration] = [:]
+  /// How long the thread has spent on every job, of any scenario or of nobody's.
+  private var allBusy = Duration.zero
   /// For each scenario that explores the order of ready tasks, what picks the next one; see
   /// ``setTaskOrder(for:_:)``.
   private var taskOrders: [Int: TaskOrder] = [:]
@@ -295,6 +297,13 @@ final class Scheduler: @unchecked Sendable {
     condition.unlock()
   }
 
+  /// How long the thread has spent on jobs other than scenario `id`'s, since it started.
+  func busyTime(ofAllBut id: Int) -> Duration {
+    condition.lock()
+    defer { condition.unlock() }
+    return allBusy - busy[id, default: .zero]
+  }
+
   /// How long the thread has spent running scenario `id`'s jobs so far: its share of the thread,
   /// whatever other tests ran in between.
   func busyTime(of id: Int) -> Duration {
@@ -363,6 +372,7 @@ final class Scheduler: @unchecked Sendable {
       activity = .idle
       condition.broadcast()
       if let owner = entry.owner { busy[owner, default: .zero] += spent }
+      allBusy += spent
       condition.unlock()
       notify(entry.owner)
     }
