@@ -82,10 +82,13 @@ struct StatementLoaderThreadTests {
   private static func answerWhileStarting() async throws {
     for round in 0..<OtherThreads.rounds {
       let scenario = Scenario()
-      let cancel = Locked<@Sendable () -> Void>({})
       let threads = Locked<OtherThreads?>(nil)
+      // The hook names the caller itself: it runs inside the caller's own call, which may come
+      // before the test's next line.
       let client = ThreadedStatementClient { fetch in
-        let cancelling = OtherThreads([{ fetch.answer() }, cancel.value])
+        let cancelling = OtherThreads([
+          { fetch.answer() }, scenario.cancellationOnAnotherThread(of: "A"),
+        ])
         threads.withLock { $0 = cancelling }
         if round.isMultiple(of: 2) { cancelling.waitWithoutOrdering() }
       }
@@ -93,7 +96,6 @@ struct StatementLoaderThreadTests {
       let caller = scenario.start(1, "statement(for: 2026-10)") {
         try await loader.statement(for: "2026-10")
       }
-      cancel.withLock { $0 = caller.cancellation() }
       _ = await client.firstFetch()
       await threads.value?.finished()
       try await expectOneAnswer(
@@ -141,16 +143,22 @@ extension StatementLoaderThreadTests {
   static func cancelWhileStarting() async throws {
     for _ in 0..<OtherThreads.rounds {
       let scenario = Scenario()
-      let cancel = Locked<@Sendable () -> Void>({})
+      let threads = Locked<OtherThreads?>(nil)
+      // The hook names the caller itself: it runs inside the caller's own call, which may come
+      // before the test's next line.
       let client = ThreadedStatementClient { _ in
-        OtherThreads([cancel.value]).waitWithoutOrdering()
+        let cancelling = OtherThreads([scenario.cancellationOnAnotherThread(of: "A")])
+        threads.withLock { $0 = cancelling }
+        cancelling.waitWithoutOrdering()
       }
       let loader = StatementLoader(client: client)
       let caller = scenario.start(1, "statement(for: 2026-10)") {
         try await loader.statement(for: "2026-10")
       }
-      cancel.withLock { $0 = caller.cancellation() }
       let fetch = await client.firstFetch()
+      // On a busy machine the cancelling thread may still be on its way: the scheduler cannot
+      // see it, so the test waits for it before it looks for the caller's answer.
+      await threads.value?.finished()
       // Throws, with the timeline, if the caller never returns.
       let result = try await caller.results()[0].result
       let threw: Bool

@@ -368,8 +368,14 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
     // A module may hold more than one exploration, and a schedule belongs to the one that
     // printed it: the filter runs that test alone.
     let test = Test.current.map { " --filter \($0.name.prefix { $0 != "(" })" } ?? ""
+    // `workbook check` says how it runs the tests; a run started by hand with the lessons'
+    // command is told by the chapter it builds, and replays with the same command.
+    let environment = ProcessInfo.processInfo.environment
     let command =
-      ProcessInfo.processInfo.environment["SCHEDULE_EXPLORER_TEST_COMMAND"] ?? "swift test"
+      environment["SCHEDULE_EXPLORER_TEST_COMMAND"]
+      ?? environment["WORKBOOK_CHAPTERS"].map {
+        "WORKBOOK_CHAPTERS=\($0) swift test --scratch-path .build/chapters"
+      } ?? "swift test"
     let replay = "SCHEDULE_EXPLORER_REPLAY='\(module): \(schedule)' \(command)\(test)"
     Issue.record(
       Comment(

@@ -130,30 +130,31 @@ public final class Scenario: Sendable {
     let callers = Callers<Value>(names: names, operation: operation, scenario: self)
     for name in names {
       let lane = Lane(for: id)
+      // The task is made, and kept, under the scenario's lock: its first step records under the
+      // same lock, so even a test that runs beside the scheduler finds it kept by then.
       state.withLock { state in
         state.clock += 1
         state.callers.append(CallerRecord(name: name, operation: operation, startedAt: state.clock))
         state.lanes[name] = lane
-      }
-      let task = Task(executorPreference: lane) {
-        await CurrentCaller.$name.withValue(name) {
-          self.record(.asked(operation))
-          let result: Result<Value, any Error>
-          do {
-            let value = try await body()
-            self.record(.returned(value is Void ? nil : describe(value)))
-            result = .success(value)
-          } catch {
-            self.record(.threw(describe(error)))
-            result = .failure(error)
+        state.tasks[name] = Task(executorPreference: lane) {
+          await CurrentCaller.$name.withValue(name) {
+            self.record(.asked(operation))
+            let result: Result<Value, any Error>
+            do {
+              let value = try await body()
+              self.record(.returned(value is Void ? nil : describe(value)))
+              result = .success(value)
+            } catch {
+              self.record(.threw(describe(error)))
+              result = .failure(error)
+            }
+            // The scenario's record first: a test that sees the caller finished can read its result.
+            self.finish(name, with: result.map { $0 as any Sendable })
+            callers.finish(name, with: result)
+            self.checkWaiters()
           }
-          // The scenario's record first: a test that sees the caller finished can read its result.
-          self.finish(name, with: result.map { $0 as any Sendable })
-          callers.finish(name, with: result)
-          self.checkWaiters()
         }
       }
-      state.withLock { $0.tasks[name] = task }
     }
     return callers
   }
@@ -334,6 +335,14 @@ public final class Scenario: Sendable {
 
   /// Records caller `name`'s cancellation now, and returns what cancels its task: that alone, so
   /// that another thread can run it with nothing of the scenario's between them.
+  /// Caller `name`'s cancellation, for another thread to run later; the timeline shows it as a
+  /// step of the test's, taken now. For a hook inside the world's own work (a fake's), which knows
+  /// the caller only by name; ``Callers/cancellation(_:)`` does the same for callers at hand.
+  public func cancellationOnAnotherThread(of name: String) -> @Sendable () -> Void {
+    recordTestStep("cancels \(name) on another thread")
+    return cancellation(of: name)
+  }
+
   func cancellation(of name: String) -> @Sendable () -> Void {
     let task = state.withLock { state -> Task<Void, Never>? in
       state.clock += 1
