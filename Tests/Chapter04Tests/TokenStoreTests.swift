@@ -257,6 +257,39 @@ struct TokenStoreGuardTests {
     )
   }
 
+  @Test("Two callers cancelled in turn while a refresh runs end only their own calls")
+  func twoCancellationsEndOnlyTheirOwnCalls() async throws {
+    let scenario = Scenario()
+    let server = FakeAuthServer(scenario)
+    let store = TokenStore(credentials: FakeAuthServer.validCredentials, server: server)
+
+    let callers = scenario.start(3, "accessToken(replacing: access-0)") {
+      try await store.accessToken(replacing: "access-0")
+    }
+    try await scenario.settle()
+    callers.cancel("A")
+    try await scenario.settle()
+    callers.cancel("B")
+    try await scenario.settle()
+    server.open()
+    let results = try await callers.results()
+    let last = results[2]
+
+    let answer = last.value.map { "got \($0)" } ?? "threw \(last.error.map { describe($0) } ?? "")"
+    #expect(
+      last.value == server.currentAccessToken && last.value != "access-0",
+      scenario.explain(
+        """
+        Callers A, B and C reported access-0 while no refresh had answered yet. A was cancelled, \
+        then B; C never was, and once every refresh had answered, the API accepted \
+        \(server.currentAccessToken). Yet C \(answer). Callers got: \(describe(results)).
+        """,
+        correctly:
+          "C gets \(server.currentAccessToken): one caller giving up, or two, leaves the others still needing the token."
+      )
+    )
+  }
+
   @Test("A valid token costs no refresh")
   func validTokenCostsNoRefresh() async throws {
     let scenario = Scenario()
