@@ -127,20 +127,24 @@ struct LateRejectionTests {
       try await store.accessToken(replacing: current)
     }.results()
     server.failsRefreshes = false
+    // A store may refresh again after a failure on its own; only the late report is judged here.
+    let refreshesBefore = server.refreshes
     let late = try await scenario.start(1, "accessToken(replacing: access-0)") {
       try await store.accessToken(replacing: "access-0")
     }.results()[0]
+    let refreshesForIt = server.refreshes - refreshesBefore
 
     let answer = late.value.map { "got \($0)" } ?? "threw: \(late.error.map { "\($0)" } ?? "")"
     #expect(
-      server.refreshes == 2 && late.value == current,
+      refreshesForIt == 0 && late.value == current,
       scenario.explain(
         """
-        A report of access-0 brought \(current). Then \(current) was turned away and refresh #2 \
-        failed, so \(current) was still the token the store held. Then came a late report of \
-        access-0: \(late.caller) \(answer), with \(server.refreshes) refreshes in all.
+        A report of access-0 brought \(current). Then \(current) was turned away and the \
+        refresh for it failed, so \(current) was still the token the store held. Then came a \
+        late report of access-0: \(late.caller) \(answer), and \(refreshesForIt) \
+        \(refreshesForIt == 1 ? "refresh" : "refreshes") started after that report.
         """,
-        correctly: "the late report gets \(current) and starts no refresh: two refreshes in all."
+        correctly: "the late report gets \(current) and starts no refresh."
       )
     )
   }
