@@ -47,7 +47,9 @@ public final class FakeChatServer: ChatServer, FakeService {
     sends = Requests(noun: "send", outcomes: ["answered"], scenario: scenario)
   }
 
-  /// The sends: ``FakeService``'s `release(_:)` and `wasCancelled(_:)` speak of them.
+  /// The sends: ``FakeService``'s `release(_:)` and `wasCancelled(_:)` speak of them. An
+  /// exploration that lists this fake answers its sends only; to have it answer the connects
+  /// too, list both logs: `[RequestLog(server.connects), RequestLog(server.sends)]`.
   public var requests: Requests { sends }
 
   /// Lets every waiting connect and send finish, and every later one finish at once.
