@@ -277,9 +277,10 @@ struct Judge {
       text.split(separator: "\n").first { $0.hasPrefix("\(key): ") }
         .map { String($0.dropFirst(key.count + 2)) }
     }
-    return Advice(
-      starter: line("starter") ?? "Reproduce what the lesson's users report.",
-      missed: line("missed") ?? "What would a user see, for it to show?")
+    var advice = Advice()
+    if let starter = line("starter") { advice.starter = starter }
+    if let missed = line("missed") { advice.missed = missed }
+    return advice
   }
 
   private func identifier(_ name: String) -> String {
