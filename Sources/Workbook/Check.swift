@@ -103,18 +103,36 @@ struct Check {
       }
       if let version = running ?? halted.first, let report = reports[version.name] {
         progress.say("\(built); the tests stopped after \(String(format: "%.2f", testTime)) s")
-        return stopped(
-          report.verdict,
-          "Your test \(report.verdict == .crashed ? "crashed" : "ran too long") on "
-            + (version.kind == .yours
-              ? "your actor: "
-              : version.kind == .starter
-                ? "the starter: " : "one of the workbook's versions of the actor: ")
-            + (report.problem ?? ""))
+        let test = report.tests.first { $0.outcome == .didNotFinish }.map { "“\($0.name)” " }
+        let on =
+          version.kind == .yours
+          ? "your actor"
+          : version.kind == .starter
+            ? "the starter" : "one of the workbook's versions of the actor"
+        guard report.verdict == .crashed else {
+          let seconds = SuiteRunner.timeLimitPerChapter.components.seconds
+          return stopped(
+            report.verdict,
+            "Your test \(test ?? "")was still running on \(on) after \(seconds) seconds, so the "
+              + "workbook stopped it there: something the test waits for never happens on \(on), "
+              + "or a loop never ends.")
+        }
+        // The runtime names the copy of a test by its module, `Judge14_starterTests/…`: name
+        // the file the student wrote, or the workbook's.
+        let named = (report.problem ?? "")
+          .replacingOccurrences(
+            of: #"Judge[0-9]+_workbook_[A-Za-z0-9_]+Tests/"#,
+            with: "Solutions/\(chapter.folder)/", options: .regularExpression
+          )
+          .replacingOccurrences(
+            of: #"Judge[0-9]+_[A-Za-z0-9_]+Tests/"#, with: "Chapters/\(chapter.folder)/",
+            options: .regularExpression)
+        return stopped(report.verdict, "Your test \(test ?? "")crashed on \(on): " + named)
       }
       let judgement = Judgement(
-        versions: versions, reports: reports, assertsNothing: Judge.assertsNothing(text),
-        workbook: found["workbook"]?["yours"])
+        versions: versions, reports: reports,
+        holdsNoExpectation: Judge.holdsNoExpectation(text),
+        advice: Judge.advice(of: chapter, in: course), workbook: found["workbook"]?["yours"])
       let tests = judgement.verdicts(chapter: chapter)
       let passed = tests.filter { $0.outcome == .passed }.count
       progress.say(
@@ -154,7 +172,8 @@ struct Check {
         lines.append("  " + (report.problem ?? ""))
         lines.append(
           Terminal.wrap(
-            "A `fatalError`, a force unwrap of `nil` or an index out of range stops every test.\n",
+            "A `fatalError`, a failed `precondition`, a force unwrap of `nil` or an index out of "
+              + "range stops every test.\n",
             width: width))
       } else if report.verdict == .timedOut {
         lines.append(Terminal.wrap((report.problem ?? "") + "\n", width: width))
@@ -181,8 +200,12 @@ struct Check {
             Terminal.wrap(printed.map { "        \($0)" }.joined(separator: "\n"), width: width))
         }
       }
-      lines.append("")
-      lines.append("\(report.passed) of \(report.total) tests pass.")
+      // A run that stopped before any test reported has no count to give: the sentence above
+      // says why.
+      if report.total > 0 {
+        lines.append("")
+        lines.append("\(report.passed) of \(report.total) tests pass.")
+      }
     }
     if report.verdict == .done {
       lines.append(

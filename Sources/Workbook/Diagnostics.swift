@@ -53,14 +53,28 @@ enum Diagnostics {
     return lines.prefix(count) + ["… and \(lines.count - count) more lines"]
   }
 
-  /// Where a crashed test process stopped: the runtime's "Fatal error" line, which names the file
-  /// and line, or the last lines of its output.
+  /// Why a crashed test process stopped: the runtime's reason, such as
+  /// `File.swift:12: Fatal error: …` or `… Precondition failed: …`, which names the file and line,
+  /// with the lines of its message and without the stack trace after it; or, when the runtime
+  /// printed no reason (an optimised module's `precondition` prints none), the last lines of the
+  /// output, without the stack trace.
   static func crash(in output: String) -> String {
     let lines = output.split(separator: "\n").map(String.init)
-    if let fatal = lines.first(where: { $0.contains("Fatal error") }) {
-      return fatal
+    let reasons = ["Fatal error", "Precondition failed", "Assertion failed"]
+    if let start = lines.firstIndex(where: { line in reasons.contains { line.contains($0) } }) {
+      // A message may span lines: they run until the stack trace, or until the test
+      // library speaks again.
+      let rest = lines[(start + 1)...].prefix { line in
+        line != "Current stack trace:" && !line.hasPrefix("◇ ") && !line.hasPrefix("✘ ")
+          && !line.hasPrefix("↳ ") && !line.hasPrefix("{\"kind\"")
+      }
+      return ([lines[start]] + rest.prefix(7)).joined(separator: "\n")
     }
-    return "the test process stopped unexpectedly; its last lines were:\n"
-      + lines.suffix(8).joined(separator: "\n")
+    let told = lines.filter { line in
+      line != "Current stack trace:"
+        && line.range(of: #"^[0-9]+ +\S+ +0x[0-9a-f]+ "#, options: .regularExpression) == nil
+    }
+    return "the test process stopped without saying why; its last lines were:\n"
+      + told.suffix(8).joined(separator: "\n")
   }
 }

@@ -200,6 +200,11 @@ struct Judge {
     runner.showsExpressions = true
     runner.progress = progress
     runner.renamedPaths = trial.renamed
+    // Every copy's tests run in a fraction of a second, one copy after another: one chapter's time
+    // limit for all its copies stops a test that hangs on the first version it hangs on, in 20
+    // seconds rather than 20 for every copy.
+    let chapters = Set(trial.copies.map { $0.test.prefix { $0 != "/" } }).count
+    runner.timeLimit = SuiteRunner.timeLimitPerChapter * max(chapters, 1)
     switch try runner.run(trial.copies.map(\.module), focus: focus) {
     case .doesNotCompile(let errors):
       return .doesNotCompile(errors)
@@ -246,15 +251,36 @@ struct Judge {
     return comment[comment.index(after: colon)...].trimmingCharacters(in: .whitespaces)
   }
 
-  /// Whether `text` holds no expectation at all: no `#expect`, `#require` or `Issue.record`
-  /// outside a comment, so it passes on any actor.
-  static func assertsNothing(_ text: String) -> Bool {
-    let code = text.split(separator: "\n").map { line in
+  /// Whether `text` holds none of the words a test checks with, outside a comment: no
+  /// `#expect`, `#require`, `Issue.record`, `withKnownIssue`, an exploration's `.expect(` or a
+  /// `throw`. It only picks the words of a verdict: whether a test asserts anything is what it did
+  /// on the versions (see ``Judgement/assertsNothing``).
+  static func holdsNoExpectation(_ text: String) -> Bool {
+    let uncommented = text.replacingOccurrences(
+      of: #"/\*[\s\S]*?\*/"#, with: "", options: .regularExpression)
+    let code = uncommented.split(separator: "\n").map { line in
       line.range(of: "//").map { line[..<$0.lowerBound] } ?? line
     }.joined(separator: "\n")
-    return !["#expect", "#require", "Issue.record", "withKnownIssue"].contains {
+    return !["#expect", "#require", "Issue.record", "withKnownIssue", ".expect("].contains {
       code.contains($0)
+    } && code.range(of: #"\bthrow\b"#, options: .regularExpression) == nil
+  }
+
+  /// What the verdicts advise, in the chapter's own words: `Tests/Judges/<chapter>/advice.txt`
+  /// holds `starter: …` (for a test that passes on the starter) and `missed: …` (for one that
+  /// misses a wrong fix).
+  static func advice(of chapter: Chapter, in course: Course) -> Advice {
+    let text =
+      (try? String(contentsOf: course.url("\(folder(of: chapter))/advice.txt"), encoding: .utf8))
+      ?? ""
+    func line(_ key: String) -> String? {
+      text.split(separator: "\n").first { $0.hasPrefix("\(key): ") }
+        .map { String($0.dropFirst(key.count + 2)) }
     }
+    var advice = Advice()
+    if let starter = line("starter") { advice.starter = starter }
+    if let missed = line("missed") { advice.missed = missed }
+    return advice
   }
 
   private func identifier(_ name: String) -> String {
@@ -262,15 +288,32 @@ struct Judge {
   }
 }
 
+/// What a judge's verdicts advise, in a chapter's own words.
+struct Advice {
+  /// For a test that passes on the starter: what to reproduce.
+  var starter = "Reproduce what the lesson's users report."
+  /// For a test that misses a wrong fix: the question that finds it.
+  var missed = "What would a user see, for it to show?"
+}
+
 /// What the judge found of one test file, and the lines a check prints for it.
 struct Judgement {
   let versions: [Judge.Version]
   let reports: [String: ChapterReport]
-  let assertsNothing: Bool
+  /// Whether the test's text holds none of the words a test checks with
+  /// (``Judge/holdsNoExpectation(_:)``).
+  let holdsNoExpectation: Bool
+  /// What to advise, in the chapter's words.
+  var advice = Advice()
   /// The workbook's own tests, as they ran on the student's actor, when `Solutions/` has them.
   var workbook: ChapterReport?
 
   private func report(of version: Judge.Version) -> ChapterReport? { reports[version.name] }
+
+  /// `about` as a sentence of its own: "the workbook's fix" becomes "the workbook's fix.".
+  private func sentence(_ about: String) -> String {
+    about.last.map { ".!?".contains($0) } == true ? about : about + "."
+  }
 
   /// Whether the test's run against `version` ended with a test failing.
   private func fails(on version: Judge.Version) -> Bool {
@@ -291,9 +334,16 @@ struct Judgement {
   var failsOnTheStarter: Bool { starter.map(fails(on:)) ?? false }
   var hasTests: Bool { (starter.flatMap(report(of:))?.total ?? 0) > 0 }
 
+  /// The test failed on none of the workbook's versions, and its text holds nothing that checks:
+  /// it asserts nothing yet. A test that fails on some version asserts something, whatever it
+  /// checks with (an exploration's promise, a thrown error): this is read from what it did.
+  var assertsNothing: Bool {
+    holdsNoExpectation && !versions.contains { $0.kind != .yours && fails(on: $0) }
+  }
+
   /// The test fails on the starter and every wrong fix, and passes every right design.
   var isGood: Bool {
-    hasTests && !assertsNothing && failsOnTheStarter && missed.isEmpty && rejected.isEmpty
+    hasTests && failsOnTheStarter && missed.isEmpty && rejected.isEmpty
   }
 
   /// The judgement as three tests, in the order a student meets them, then the student's tests as
@@ -308,9 +358,10 @@ struct Judgement {
           + "what they should have seen.")
     } else if assertsNothing {
       starterMessages.append(
-        "Your test asserts nothing yet: it has no #expect, #require or Issue.record, so it passes "
-          + "on any actor, the starter included. Write the calls and the promise where the TODO "
-          + "is: what users should see, as an #expect.")
+        "Your test asserts nothing yet: it holds no #expect, #require, Issue.record or throw, "
+          + "and it passes on every version of the actor the workbook keeps, the starter "
+          + "included. Write the calls and the promise where the TODO is: what users should see, "
+          + "as an #expect.")
     } else if !failsOnTheStarter {
       let everything = missed.count == wrong.count && rejected.isEmpty
       starterMessages.append(
@@ -319,8 +370,7 @@ struct Judgement {
           + (everything && !wrong.isEmpty
             ? ": it passes on every version of the actor the workbook keeps, each wrong fix "
               + "included, so it catches nothing. " : ". ")
-          + "Reproduce what the lesson's users report: which messages were on their way, and in "
-          + "which order the server's answers came back.")
+          + advice.starter)
     }
     var wrongMessages: [String] = []
     if !hasTests || assertsNothing {
@@ -334,16 +384,15 @@ struct Judgement {
     } else if let one = missed.first {
       wrongMessages.append(
         "Your test catches \(caught.count) of the \(wrong.count) wrong fixes the workbook keeps. "
-          + "One it misses: \(one.about) A test that passes on it would let that fix through; "
-          + "what would a user see, and in which order must the answers come back, for it to "
-          + "show?")
+          + "One it misses: \(sentence(one.about)) A test that passes on it would let that fix "
+          + "through. \(advice.missed)")
     }
     var rightMessages: [String] = []
     if let one = rejected.first {
       let said = report(of: one)?.tests.first { $0.outcome != .passed }?.messages.first
       rightMessages.append(
         "Your test fails on a design that keeps the chapter's promise, so it asks for more than "
-          + "the promise: \(one.about) "
+          + "the promise: \(sentence(one.about)) "
           + (said.map { "On it, your test said:\n\($0)" } ?? "It did not finish on it."))
     }
     var verdicts = [

@@ -364,7 +364,8 @@ extension Verify {
       func judged(_ name: String, _ text: String) -> Judgement {
         Judgement(
           versions: versions, reports: found["\(chapter.number)/\(name)"] ?? [:],
-          assertsNothing: Judge.assertsNothing(text))
+          holdsNoExpectation: Judge.holdsNoExpectation(text),
+          advice: Judge.advice(of: chapter, in: course))
       }
       let good = judged("reference", reference ?? "")
       var problems: [String] = []

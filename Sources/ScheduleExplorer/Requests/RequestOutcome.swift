@@ -42,7 +42,7 @@ extension Requests {
     noun: String, preposition: String = "of", outcomes: Outcome.Type, scenario: Scenario
   ) {
     let tokens = Outcome.tokens
-    precondition(
+    checkUsage(
       Set(tokens).count == tokens.count && tokens.allSatisfy { !$0.isEmpty && !$0.contains(" ") },
       "the outcomes of \(noun) are written as distinct words without spaces: \(tokens)")
     self.init(noun: noun, preposition: preposition, outcomes: tokens, scenario: scenario)
@@ -63,7 +63,7 @@ extension Requests {
   ) async throws -> Response {
     try await perform(for: key) { number, token in
       guard let outcome = Outcome(token: token) else {
-        preconditionFailure("\(token) is not an outcome of \(Outcome.self)")
+        fatalError("\(token) is not an outcome of \(Outcome.self)")
       }
       return try respond(number, outcome)
     }

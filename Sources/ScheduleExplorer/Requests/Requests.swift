@@ -73,7 +73,7 @@ public final class Requests: Sendable {
 
   /// - Parameter outcomes: the ways the fake can answer; the first is the default.
   public init(noun: String, preposition: String = "of", outcomes: [String], scenario: Scenario) {
-    precondition(!outcomes.isEmpty, "a fake answers in at least one way")
+    checkUsage(!outcomes.isEmpty, "a fake answers in at least one way")
     self.noun = noun
     self.preposition = preposition
     self.outcomes = outcomes
@@ -101,7 +101,7 @@ public final class Requests: Sendable {
   public var defaultOutcome: String {
     get { state.value.defaultOutcome }
     set {
-      precondition(outcomes.contains(newValue), "\(noun) has no outcome \(newValue)")
+      checkUsage(outcomes.contains(newValue), "\(noun) has no outcome \(newValue)")
       state.withLock { $0.defaultOutcome = newValue }
     }
   }
@@ -134,7 +134,7 @@ public final class Requests: Sendable {
   public func mayEndCancelled(
     as outcome: String, throwing error: @escaping @Sendable () -> any Error
   ) {
-    precondition(!outcomes.contains(outcome), "\(noun) already has an outcome \(outcome)")
+    checkUsage(!outcomes.contains(outcome), "\(noun) already has an outcome \(outcome)")
     state.withLock { $0.otherCancellations.append((outcome, error)) }
   }
 
@@ -289,7 +289,7 @@ public final class Requests: Sendable {
   /// soon as it starts; the others keep waiting. A request whose task was cancelled ends as one of
   /// ``cancelledOutcomes`` (`nil`, or an outcome that is not one of them: ``cancelled``).
   public func release(_ number: Int, as outcome: String? = nil) {
-    precondition(
+    checkUsage(
       outcome.map { outcomes.contains($0) || cancelledOutcomes.contains($0) } ?? true,
       "\(noun) has no outcome \(outcome!)")
     let (answer, cancelled) = state.withLock { state in

@@ -73,7 +73,7 @@ public final class Scenario: Sendable {
     self.timeLimit = timeLimit
     self.watchesTheMainActor = watchesTheMainActor
     self.subject = subject
-    precondition(
+    checkUsage(
       Scheduler.isTakenOver,
       """
       A Scenario runs its callers on the test scheduler: make it inside withTestScheduler { }, \
@@ -196,7 +196,7 @@ public final class Scenario: Sendable {
   /// Waits until nothing of this scenario can run: every caller has finished, or is suspended
   /// waiting for a fake's request, for another caller, or in a held lane.
   public func settle() async throws {
-    precondition(
+    checkUsage(
       !watchesTheMainActor,
       "settle() cannot see the main actor's jobs; wait with waitUntil(_:) for what they must do")
     guard await waitForWaiter(until: { false }) else {
