@@ -135,6 +135,77 @@ struct QuoteStoreGuardTests {
     try await expectTheNewestShown(afterTheFirstRequest: "answers")
   }
 
+  @Test("A request sent after the newest one failed is newer than every request before it")
+  func requestSentAfterTheNewestFailedIsTheNewest() async throws {
+    let scenario = Scenario()
+    let source = FakeQuoteSource(scenario)
+    let store = QuoteStore(source: source)
+
+    let first = scenario.start(1, "refresh(ACME)") { try await store.refresh("ACME") }
+    try await scenario.settle()
+    let second = scenario.start(1, "refresh(ACME)") { try await store.refresh("ACME") }
+    try await scenario.settle()
+    source.fail(2)
+    _ = try await second.results()
+    let third = scenario.start(1, "refresh(ACME)") { try await store.refresh("ACME") }
+    try await scenario.settle()
+    source.release(1)
+    _ = try await first.results()
+    source.release(3)
+    _ = try await third.results()
+    let shown = try await scenario.call("quote(for: ACME)") { await store.quote(for: "ACME") }
+
+    #expect(
+      shown == FakeQuoteSource.quote(number: 3),
+      scenario.explain(
+        """
+        Requests #1 and #2 for ACME went out, and #2, the newest, failed. Then request #3 went \
+        out, and #1 and #3 answered in the order they were sent, #3 last. The store shows \
+        \(shown?.testDescription ?? "nothing"), though the newest request whose answer arrived \
+        is #3.
+        """,
+        correctly: "quote #1 is shown when it arrives, then quote #3."
+      )
+    )
+  }
+
+  @Test("Of three requests out, the second's answer stays shown when the third fails")
+  func secondOfThreeStaysWhenTheThirdFails() async throws {
+    let scenario = Scenario()
+    let source = FakeQuoteSource(scenario)
+    let store = QuoteStore(source: source)
+
+    var refreshes: [Callers<Void>] = []
+    for _ in 1...3 {
+      refreshes.append(scenario.start(1, "refresh(ACME)") { try await store.refresh("ACME") })
+      try await scenario.settle()
+    }
+    source.release(1)
+    _ = try await refreshes[0].results()
+    source.release(2)
+    _ = try await refreshes[1].results()
+    let afterTheSecond = try await scenario.call("quote(for: ACME)") {
+      await store.quote(for: "ACME")
+    }
+    source.fail(3)
+    _ = try await refreshes[2].results()
+    let atTheEnd = try await scenario.call("quote(for: ACME)") { await store.quote(for: "ACME") }
+
+    #expect(
+      afterTheSecond == FakeQuoteSource.quote(number: 2)
+        && atTheEnd == FakeQuoteSource.quote(number: 2),
+      scenario.explain(
+        """
+        Requests #1, #2 and #3 for ACME went out; #1 answered, then #2, and then #3 failed. \
+        Once #2 had answered, the store showed \(afterTheSecond?.testDescription ?? "nothing"), \
+        and at the end \(atTheEnd?.testDescription ?? "nothing"): #2 is the newest request whose \
+        answer arrived, from the moment it arrives.
+        """,
+        correctly: "quote #2 is shown when it arrives, and stays when #3 fails."
+      )
+    )
+  }
+
   /// Requests #1 and #2 go out; #1 fails or answers; then #3 goes out, and #2 and #3 answer in
   /// the order they were sent. The store must end on quote #3.
   private func expectTheNewestShown(afterTheFirstRequest ending: String) async throws {
