@@ -50,6 +50,41 @@ struct LatestRequestTests {
     )
   }
 
+  @Test("Of three requests for one key, the first one's late end leaves the third in charge")
+  func thirdRequestOwnsItsKeyAfterTheFirstEnds() async throws {
+    let scenario = Scenario()
+    let client = FakeImageClient(scenario)
+    client.cancelledRequestsWaitForRelease = true
+    let manager = DownloadManager(client: client)
+
+    let first = scenario.download(.cat, for: "hero", with: manager)
+    try await scenario.settle()
+    let second = scenario.download(.dog, for: "hero", with: manager)
+    try await scenario.settle()
+    let third = scenario.download(.cat, for: "hero", with: manager)
+    try await scenario.settle()
+    // The first request's cancelled download winds down only now, and its call ends.
+    client.release(1)
+    _ = try await first.results()
+    let shown = try await scenario.call("isDownloading(for: hero)") {
+      await manager.isDownloading(for: "hero")
+    }
+    client.open()
+    let results = try await first.results() + second.results() + third.results()
+
+    #expect(
+      shown,
+      scenario.explain(
+        """
+        Callers A, B and C each asked for hero, one after the other, and C's download #3 was \
+        still running when A's call ended; yet isDownloading(for: hero) answered false. From \
+        the moment C asked, hero was C's. Callers got: \(describe(results)).
+        """,
+        correctly: "hero shows as downloading while C's download #3 runs."
+      )
+    )
+  }
+
   @Test("A newer request for the same image owns its key too")
   func newerRequestForTheSameImageOwnsItsKey() async throws {
     let scenario = Scenario()
@@ -403,6 +438,21 @@ struct DownloadManagerWorld: ExplorationWorld {
           its download answered, so \(download.name) should end with a cancellation \
           (CancellationError, or the URLError(.cancelled) its download threw), but it got \
           \(moment.describeResult(download)).
+          """)
+      } else if let error = download.error {
+        // Nobody stopped it: it ends as its own download did.
+        let own = requests(of: download).last
+        let asItsDownload =
+          (own?.outcome == FakeImageClient.Outcome.failure.rawValue && error is FakeNetworkError)
+          || (own?.outcome == FakeImageClient.Outcome.undecodableData.rawValue
+            && error is ImageDecodingError)
+        moment.expect(
+          asItsDownload, "a request nobody stopped ends as its download did",
+          """
+          Nobody replaced or cancelled caller \(download.name)'s request, and \
+          \(own.map { "\(client.requests.name(of: $0)) ended as \($0.outcome ?? "nothing")" } ?? "it started no download"), \
+          yet \(download.name) got \(moment.describeResult(download)): a request that nobody \
+          stopped ends the way its own download did, with its image or with the error it threw.
           """)
       }
     }
