@@ -107,6 +107,37 @@ struct SharedCancellationTests {
       )
     )
   }
+
+  @Test("A row that asks while a given-up download winds down gets a download of its own")
+  func rowAskingDuringTheWindDownGetsAFreshDownload() async throws {
+    let scenario = Scenario()
+    let client = FakeImageClient(scenario)
+    client.cancelledRequestsWaitForRelease = true
+    let loader = AvatarLoader(client: client)
+
+    let rows = scenario.start(2, "avatar(at: cat.png)") { try await loader.avatar(at: .cat) }
+    try await scenario.settle()
+    rows.cancel("A")
+    try await scenario.settle()
+    rows.cancel("B")
+    try await scenario.settle()
+    // Download #1 was given up and winds down; C asks before it has ended.
+    let later = scenario.start(1, "avatar(at: cat.png)") { try await loader.avatar(at: .cat) }
+    try await scenario.settle()
+    client.open()
+    let results = try await rows.results() + later.results()
+
+    #expect(
+      results[2].value != nil,
+      scenario.explain(
+        """
+        Rows A and B both gave up download #1, and row C asked for cat.png while it wound down. \
+        Nobody cancelled C, yet C \(results[2]).
+        """,
+        correctly: "C gets an image, from a download of its own."
+      )
+    )
+  }
 }
 
 @Suite("Chapter 09: what the loader must keep doing", .testScheduler)
@@ -153,6 +184,97 @@ struct AvatarLoaderGuardTests {
         Rows got \(describe(results)).
         """,
         correctly: "when the last waiting row leaves, download #1 is cancelled."
+      )
+    )
+  }
+}
+
+@Suite("Chapter 09: more rows, more pictures", .testScheduler)
+struct AvatarLoaderMoreRowsTests {
+  @Test("Cancelling the only row of one picture cancels its download, while another picture waits")
+  func lastRowOfOnePictureCancelsItsDownload() async throws {
+    let scenario = Scenario()
+    let client = FakeImageClient(scenario)
+    let loader = AvatarLoader(client: client)
+
+    let cat = scenario.start(1, "avatar(at: cat.png)") { try await loader.avatar(at: .cat) }
+    try await scenario.settle()
+    let dog = scenario.start(1, "avatar(at: dog.png)") { try await loader.avatar(at: .dog) }
+    try await scenario.settle()
+    cat.cancel()
+    let cancelled = await scenario.wait { client.wasCancelled(1) }
+    client.open()
+    let results = try await cat.results() + dog.results()
+
+    #expect(
+      cancelled,
+      scenario.explain(
+        """
+        The only row showing cat.png scrolled away while a row showing dog.png still waited, \
+        but download #1, of cat.png, was not cancelled: it runs on for nobody. Rows got \
+        \(describe(results)).
+        """,
+        correctly: "download #1 is cancelled, and the dog.png row still gets its image."
+      )
+    )
+  }
+
+  @Test("Two avatars with the same file name at different paths are two downloads")
+  func sameFileNameAtTwoPathsIsTwoPictures() async throws {
+    let scenario = Scenario()
+    let client = FakeImageClient(scenario)
+    let loader = AvatarLoader(client: client)
+    let alice = URL(string: "https://images.example.com/alice/avatar.png")!
+    let bob = URL(string: "https://images.example.com/bob/avatar.png")!
+
+    let first = scenario.start(1, "avatar(at: alice/avatar.png)") {
+      try await loader.avatar(at: alice)
+    }
+    try await scenario.settle()
+    let second = scenario.start(1, "avatar(at: bob/avatar.png)") {
+      try await loader.avatar(at: bob)
+    }
+    try await scenario.settle()
+    client.open()
+    let results = try await first.results() + second.results()
+
+    #expect(
+      client.downloads(of: bob) == 1 && results[0].value != results[1].value,
+      scenario.explain(
+        """
+        \(alice) and \(bob) are two people's avatars whose file names are the same, yet \
+        \(client.downloads(of: bob)) downloads of Bob's started, and rows got \
+        \(describe(results)).
+        """,
+        correctly: "each avatar has a download of its own, and each row gets its own image."
+      )
+    )
+  }
+
+  @Test("A row cancelled before its call runs returns at once")
+  func rowCancelledBeforeItAsksReturns() async throws {
+    let scenario = Scenario()
+    let client = FakeImageClient(scenario)
+    let loader = AvatarLoader(client: client)
+
+    // The row's task is cancelled before it asks: a row that scrolls away as soon as it appears.
+    let row = scenario.start(1, "avatar(at: cat.png)") {
+      withUnsafeCurrentTask { $0?.cancel() }
+      return try await loader.avatar(at: .cat)
+    }
+    try await scenario.settle()
+    let returned = row.allFinished
+    client.open()
+    let results = try await row.results()
+
+    #expect(
+      returned,
+      scenario.explain(
+        """
+        The row's task was cancelled before it asked for cat.png, and it had not returned once \
+        everything else had settled: it was still waiting. Rows got \(describe(results)).
+        """,
+        correctly: "the row returns at once, with CancellationError or an image."
       )
     )
   }

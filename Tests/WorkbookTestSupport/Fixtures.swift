@@ -9,10 +9,10 @@ extension URL {
   /// Another picture whose address ends in the same file name as ``cat``.
   public static let catThumbnail = URL(string: "https://thumbnails.example.com/cat.png")!
 
-  /// How the tests name the picture at this address: its file name, such as `cat.png`, when it is
-  /// on the course's image host, and its host and path otherwise, such as
+  /// How the tests name the picture at this address: its path, such as `cat.png`, when it is on
+  /// the course's image host, and its host and path otherwise, such as
   /// `thumbnails.example.com/cat.png`, so that two addresses are never one name.
   public var pictureName: String {
-    host == "images.example.com" ? lastPathComponent : (host ?? "") + path
+    host == "images.example.com" ? String(path.dropFirst()) : (host ?? "") + path
   }
 }
