@@ -172,6 +172,33 @@ struct InFlightGuardTests {
     #expect(retried == FakeImageClient.image(number: downloadsBefore + 1))
   }
 
+  @Test("Bytes that are not an image throw, and the next call downloads again")
+  func undecodableBytesThrowAndAreNotKept() async throws {
+    let scenario = Scenario()
+    let client = FakeImageClient(scenario)
+    let cache = ImageCache(client: client)
+    client.open()
+
+    client.outcome = .undecodableData
+    let first = try await scenario.start(1, "image(for: cat.png)") {
+      try await cache.image(for: .cat)
+    }.results()[0]
+    client.outcome = .image
+    let next = try await scenario.call("image(for: cat.png)") { try await cache.image(for: .cat) }
+
+    #expect(
+      first.error is ImageDecodingError && next == FakeImageClient.image(number: 2),
+      scenario.explain(
+        """
+        Download #1 brought back bytes that are not an image: \(first). The next caller then \
+        got \(next.testDescription), after \(client.downloads(of: .cat)) downloads in all. What \
+        cannot be decoded is a failed download: it is reported, and never kept.
+        """,
+        correctly: "A throws ImageDecodingError, and the next caller downloads image #2."
+      )
+    )
+  }
+
   @Test("A caller who asks as the download answers, before anyone has resumed, joins it")
   func callerAskingAsTheDownloadAnswersJoinsIt() async throws {
     let scenario = Scenario()

@@ -111,6 +111,42 @@ struct InvalidationTests {
     )
   }
 
+  @Test("A fetch out through a change is not kept for being newer than the book thrown away")
+  func fetchOutThroughAChangeIsNotKeptForBeingNewer() async throws {
+    let scenario = Scenario()
+    let feed = FakeMarketDataFeed(scenario)
+    let cache = MarketDataCache(feed: feed)
+
+    let first = scenario.start(1, "snapshot()") { try await cache.snapshot() }
+    try await scenario.settle()
+    feed.release(1)
+    _ = try await first.results()
+    try await scenario.call("invalidate()") { await announceNewBook(feed, cache) }
+    let second = scenario.start(1, "snapshot()") { try await cache.snapshot() }
+    try await scenario.settle()
+    try await scenario.call("invalidate()") { await announceNewBook(feed, cache) }
+    feed.release(2)
+    try await scenario.settle()
+    let third = scenario.start(1, "snapshot()") { try await cache.snapshot() }
+    try await scenario.settle()
+    feed.open()
+    let results = try await first.results() + second.results() + third.results()
+    let latest = FakeMarketDataFeed.snapshot(number: 3)
+
+    #expect(
+      results[2].value.map { $0.sequence >= 3 } ?? false,
+      scenario.explain(
+        """
+        Reader A's book #1 was cached; then the book changed, reader C's fetch #2 went out, and \
+        the book changed again before fetch #2 returned book #2. Reader E asked after that: \
+        \(results[2]). Book #2 is newer than the book the first change threw away, and older than \
+        the one the second change announced. Readers got: \(describe(results)).
+        """,
+        correctly: "E gets \(latest.testDescription), the book the second change announced."
+      )
+    )
+  }
+
   @Test("An older fetch that fails does not undo the newer one")
   func failingOlderFetchLeavesTheNewerOneAlone() async throws {
     let scenario = Scenario()

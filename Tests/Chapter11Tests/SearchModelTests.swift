@@ -100,6 +100,39 @@ struct SearchModelTests {
       )
     )
   }
+
+  @Test("Text typed again makes the search typed past in between old news")
+  func textTypedAgainOutdatesTheSearchBetween() async throws {
+    let screen = Screen()
+    screen.service.open()
+    _ = try await screen.type("s").results()
+    screen.service.close()
+    let between = screen.type("sw")
+    try await screen.waitForTheSearch(for: "sw")
+    // The user deletes the "w": the view cancels the search for "sw" and searches "s" again.
+    between.cancel()
+    let again = screen.type("s")
+    _ = await screen.scenario.waitUntil {
+      again.allFinished || screen.service.requests.records.count >= 3
+    }
+    screen.service.release(2)
+    _ = try await between.results()
+    let shown = await screen.model.hits
+    screen.service.open()
+    _ = try await again.results()
+
+    #expect(
+      shown == FakeSearchService.hits(for: "s"),
+      screen.scenario.explain(
+        """
+        The user typed "s", then "sw", then deleted the "w": the field says "s" again. The late \
+        answer for "sw" then arrived, and the screen listed \(shown.map(\.title)), hits for \
+        text the field no longer holds.
+        """,
+        correctly: "the screen keeps the hits for \"s\" when the late answer for \"sw\" arrives."
+      )
+    )
+  }
 }
 
 @Suite("Chapter 11: what the search screen must keep doing", .testScheduler)
@@ -113,6 +146,23 @@ struct SearchModelGuardTests {
     let shown = await screen.model.hits
 
     #expect(shown == FakeSearchService.hits(for: "swift"), "the screen lists \(shown)")
+  }
+
+  @Test("A search that finds nothing shows nothing")
+  func searchThatFindsNothingShowsNothing() async throws {
+    let screen = Screen()
+    let shown = try await screen.hitsAfterASearchFor("swift", thenOneFor: "swiftx", as: "answer")
+
+    #expect(
+      shown.isEmpty,
+      screen.scenario.explain(
+        """
+        The backend found nothing for "swiftx", the newest text, yet the screen lists \
+        \(shown.map(\.title)): the hits of a search the user has typed past.
+        """,
+        correctly: "the screen lists no hits once the search for \"swiftx\" has answered."
+      )
+    )
   }
 
   @Test("A failed search leaves the last hits on screen")

@@ -13,7 +13,8 @@ import Services
 /// - "The backend a search screen asks": every search waits until the test lets it answer, in any
 ///   order, and answers even when the task that asked was cancelled.
 /// - "The backend's raw answer for `query`": the outcome `answer`, which decodes into
-///   ``hits(for:)``, or the outcome `undecodable`, which the decoder cannot read.
+///   ``hits(for:)`` (no hits at all for a query that ends in `x`), or the outcome `undecodable`,
+///   which the decoder cannot read.
 /// - Besides: the outcome `error`, a ``FakeNetworkError``.
 public final class FakeSearchService: SearchService, FakeService {
   public let requests: Requests
@@ -43,9 +44,10 @@ public final class FakeSearchService: SearchService, FakeService {
   /// What ends an answer the decoder cannot read.
   fileprivate static let cutShort = " (cut short)"
 
-  /// The hits that the answer for `query` holds.
+  /// The hits that the answer for `query` holds: none for a query that ends in `x`, such as
+  /// `swiftx`, for which the backend finds nothing; one, `swift result`, for any other.
   public static func hits(for query: String) -> [SearchHit] {
-    [SearchHit(title: "\(query) result")]
+    query.hasSuffix("x") ? [] : [SearchHit(title: "\(query) result")]
   }
 }
 

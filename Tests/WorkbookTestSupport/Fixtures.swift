@@ -9,10 +9,11 @@ extension URL {
   /// Another picture whose address ends in the same file name as ``cat``.
   public static let catThumbnail = URL(string: "https://thumbnails.example.com/cat.png")!
 
-  /// How the tests name the picture at this address: its path, such as `cat.png`, when it is on
-  /// the course's image host, and its host and path otherwise, such as
-  /// `thumbnails.example.com/cat.png`, so that two addresses are never one name.
+  /// How the tests name the picture at this address: its path and query, such as `cat.png` or
+  /// `cat.png?size=800`, when it is on the course's image host, and its host too otherwise, such
+  /// as `thumbnails.example.com/cat.png`, so that two addresses are never one name.
   public var pictureName: String {
-    host == "images.example.com" ? String(path.dropFirst()) : (host ?? "") + path
+    let rest = path + (query.map { "?" + $0 } ?? "")
+    return host == "images.example.com" ? String(rest.dropFirst()) : (host ?? "") + rest
   }
 }
