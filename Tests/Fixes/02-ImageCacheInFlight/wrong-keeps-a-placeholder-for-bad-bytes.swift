@@ -5,7 +5,10 @@ import Foundation
 import Services
 
 public actor ImageCache {
-  private enum Entry { case ready(Image), loading(Task<Image, Error>) }
+  private enum Entry {
+    case ready(Image)
+    case loading(Task<Image, Error>)
+  }
   private var entries: [URL: Entry] = [:]
   private let client: any ImageClient
   static let placeholder = Image(width: 1, height: 1, pixels: [128, 128, 128])

@@ -1,4 +1,4 @@
-// Expected to fail: Typing three queries, answered in every order, one failing at most, never shows older hits
+// Expected to fail: Typing two queries, answered in every order, one failing at most, never shows older hits
 // Clears the screen when a search starts, as a loading state, and puts back what it saved when the
 // search fails; typing fast saves a screen already cleared, so a failure of the newest search
 // leaves it empty.

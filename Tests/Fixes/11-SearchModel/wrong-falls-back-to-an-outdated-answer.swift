@@ -1,4 +1,4 @@
-// Expected to fail: Typing three queries, answered in every order, one failing at most, never shows older hits
+// Expected to fail: Typing two queries, answered in every order, one failing at most, never shows older hits
 // Keeps the hits of a search the user typed past, and shows them when the newest search fails:
 // after "sw" was shown, "swi" failing brings back the hits for "s".
 import Foundation

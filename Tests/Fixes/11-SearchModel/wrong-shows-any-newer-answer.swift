@@ -1,4 +1,4 @@
-// Expected to fail: Typing three queries, answered in every order, one failing at most, never shows older hits
+// Expected to fail: Typing two queries, answered in every order, one failing at most, never shows older hits
 // Numbers the searches and shows any answer newer than the one on screen, so a search the user
 // typed past still changes the screen when it answers before the newest does.
 import Foundation
