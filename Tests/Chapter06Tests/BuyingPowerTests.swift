@@ -16,13 +16,23 @@ private let sixtyDollars = Order(symbol: "ACME", quantity: 60, limitPrice: 100)
 /// 40 shares at $1.00.
 private let fortyDollars = Order(symbol: "ACME", quantity: 40, limitPrice: 100)
 
+/// A scenario, its exchange, and an account holding `cents` ($100.00 unless told) that trades on it.
+private func anAccount(holding cents: Int = 10_000) -> (Scenario, FakeExchange, BuyingPower) {
+  let scenario = Scenario()
+  let exchange = FakeExchange(scenario)
+  return (scenario, exchange, BuyingPower(available: cents, exchange: exchange))
+}
+
+/// What `account` says is available, read by a caller of its own, as the timeline shows it.
+private func available(of account: BuyingPower, in scenario: Scenario) async throws -> Money {
+  try await scenario.call("available") { Money(cents: await account.available) }
+}
+
 @Suite("Chapter 06: the balance holds at every await", .testScheduler, .exposesBug)
 struct ReservationTests {
   @Test("Two orders that together cost more than the account holds cannot both go through")
   func ordersBeyondTheBalanceAreRefused() async throws {
-    let scenario = Scenario()
-    let exchange = FakeExchange(scenario)
-    let account = BuyingPower(available: 10_000, exchange: exchange)
+    let (scenario, exchange, account) = anAccount()
 
     let orders = scenario.start(2, "place(60 ACME, $60.00)") {
       try await account.place(sixtyDollars)
@@ -30,7 +40,7 @@ struct ReservationTests {
     try await scenario.settle()
     exchange.open()
     let results = try await orders.results()
-    let available = try await scenario.call("available") { Money(cents: await account.available) }
+    let available = try await available(of: account, in: scenario)
 
     let gap =
       exchange.ordersReceived > 1
@@ -55,9 +65,7 @@ struct ReservationTests {
 
   @Test("A rejected order gives back only its own money")
   func rejectedOrderGivesBackOnlyItsOwnMoney() async throws {
-    let scenario = Scenario()
-    let exchange = FakeExchange(scenario)
-    let account = BuyingPower(available: 10_000, exchange: exchange)
+    let (scenario, exchange, account) = anAccount()
 
     let first = scenario.start(1, "place(60 ACME, $60.00)") {
       try await account.place(sixtyDollars)
@@ -69,7 +77,7 @@ struct ReservationTests {
     try await scenario.settle()
     exchange.requests.release(1, as: "reject")
     _ = try await first.results()
-    let available = try await scenario.call("available") { Money(cents: await account.available) }
+    let available = try await available(of: account, in: scenario)
     let bothSent = exchange.ordersReceived == 2
     exchange.open()
     let secondResult = try await second.results()[0]
@@ -95,9 +103,7 @@ struct ReservationTests {
 
   @Test("An order whose answer was lost still counts against the balance")
   func orderOfUnknownFateKeepsItsMoney() async throws {
-    let scenario = Scenario()
-    let exchange = FakeExchange(scenario)
-    let account = BuyingPower(available: 10_000, exchange: exchange)
+    let (scenario, exchange, account) = anAccount()
 
     let order = scenario.start(1, "place(60 ACME, $60.00)") {
       try await account.place(sixtyDollars)
@@ -105,7 +111,7 @@ struct ReservationTests {
     try await scenario.settle()
     exchange.requests.release(1, as: "unknown")
     let result = try await order.results()[0]
-    let available = try await scenario.call("available") { Money(cents: await account.available) }
+    let available = try await available(of: account, in: scenario)
 
     #expect(
       available == Money(cents: 4_000),
@@ -122,9 +128,7 @@ struct ReservationTests {
 
   @Test("Two equal orders whose answers were both lost both count against the balance")
   func twoEqualOrdersOfUnknownFateBothKeepTheirMoney() async throws {
-    let scenario = Scenario()
-    let exchange = FakeExchange(scenario)
-    let account = BuyingPower(available: 10_000, exchange: exchange)
+    let (scenario, exchange, account) = anAccount()
 
     let orders = scenario.start(2, "place(40 ACME, $40.00)") {
       try await account.place(fortyDollars)
@@ -133,7 +137,7 @@ struct ReservationTests {
     exchange.requests.release(1, as: "unknown")
     exchange.requests.release(2, as: "unknown")
     let results = try await orders.results()
-    let available = try await scenario.call("available") { Money(cents: await account.available) }
+    let available = try await available(of: account, in: scenario)
 
     #expect(
       available == Money(cents: 2_000),
@@ -150,9 +154,7 @@ struct ReservationTests {
 
   @Test("An order whose answer was lost keeps its money when another order is then rejected")
   func lostOrderKeepsItsMoneyThroughAnotherRejection() async throws {
-    let scenario = Scenario()
-    let exchange = FakeExchange(scenario)
-    let account = BuyingPower(available: 10_000, exchange: exchange)
+    let (scenario, exchange, account) = anAccount()
 
     let first = scenario.start(1, "place(60 ACME, $60.00)") {
       try await account.place(sixtyDollars)
@@ -166,7 +168,7 @@ struct ReservationTests {
     try await scenario.settle()
     exchange.requests.release(2, as: "reject")
     let results = try await first.results() + second.results()
-    let available = try await scenario.call("available") { Money(cents: await account.available) }
+    let available = try await available(of: account, in: scenario)
 
     #expect(
       available == Money(cents: 4_000),
@@ -184,9 +186,7 @@ struct ReservationTests {
 
   @Test("An order whose caller is cancelled still counts against the balance")
   func cancelledOrderKeepsItsMoney() async throws {
-    let scenario = Scenario()
-    let exchange = FakeExchange(scenario)
-    let account = BuyingPower(available: 10_000, exchange: exchange)
+    let (scenario, exchange, account) = anAccount()
 
     let order = scenario.start(1, "place(60 ACME, $60.00)") {
       try await account.place(sixtyDollars)
@@ -196,7 +196,7 @@ struct ReservationTests {
     try await scenario.settle()
     // What the account shows while the order's fate is open. Then the exchange answers whatever
     // still waits, so that an account whose caller waits on for the answer ends too.
-    let available = try await scenario.call("available") { Money(cents: await account.available) }
+    let available = try await available(of: account, in: scenario)
     exchange.open()
     let result = try await order.results()[0]
 
@@ -217,9 +217,7 @@ struct ReservationTests {
     "A caller cancelled before it places its order keeps money only for an order the exchange saw"
   )
   func orderCancelledBeforeItIsSent() async throws {
-    let scenario = Scenario()
-    let exchange = FakeExchange(scenario)
-    let account = BuyingPower(available: 10_000, exchange: exchange)
+    let (scenario, exchange, account) = anAccount()
 
     let order = scenario.start(1, "place(60 ACME, $60.00)") {
       try await account.place(sixtyDollars)
@@ -229,7 +227,7 @@ struct ReservationTests {
     order.cancel()
     order.release()
     try await scenario.settle()
-    let available = try await scenario.call("available") { Money(cents: await account.available) }
+    let available = try await available(of: account, in: scenario)
     let sent = exchange.ordersReceived > 0
     exchange.open()
     let result = try await order.results()[0]
@@ -262,15 +260,13 @@ struct ReservationTests {
 struct BuyingPowerGuardTests {
   @Test("An accepted order is charged once")
   func acceptedOrderIsCharged() async throws {
-    let scenario = Scenario()
-    let exchange = FakeExchange(scenario)
-    let account = BuyingPower(available: 10_000, exchange: exchange)
+    let (scenario, exchange, account) = anAccount()
     exchange.open()
 
     _ = try await scenario.call("place(60 ACME, $60.00)") {
       try await account.place(sixtyDollars)
     }
-    let available = try await scenario.call("available") { Money(cents: await account.available) }
+    let available = try await available(of: account, in: scenario)
 
     #expect(
       available == Money(cents: 4_000),
@@ -279,16 +275,14 @@ struct BuyingPowerGuardTests {
 
   @Test("A rejected order gives its money back")
   func rejectedOrderIsRefunded() async throws {
-    let scenario = Scenario()
-    let exchange = FakeExchange(scenario)
-    let account = BuyingPower(available: 10_000, exchange: exchange)
+    let (scenario, exchange, account) = anAccount()
     exchange.open()
 
     exchange.rejectsOrders = true
     await #expect(throws: OrderRejected.self) {
       try await scenario.call("place(60 ACME, $60.00)") { try await account.place(sixtyDollars) }
     }
-    let available = try await scenario.call("available") { Money(cents: await account.available) }
+    let available = try await available(of: account, in: scenario)
 
     #expect(
       available == Money(cents: 10_000),
@@ -298,9 +292,7 @@ struct BuyingPowerGuardTests {
 
   @Test("Two equal orders that are both rejected both give their money back")
   func twoEqualRejectedOrdersAreBothRefunded() async throws {
-    let scenario = Scenario()
-    let exchange = FakeExchange(scenario)
-    let account = BuyingPower(available: 10_000, exchange: exchange)
+    let (scenario, exchange, account) = anAccount()
 
     let orders = scenario.start(2, "place(40 ACME, $40.00)") {
       try await account.place(fortyDollars)
@@ -309,7 +301,7 @@ struct BuyingPowerGuardTests {
     exchange.requests.release(1, as: "reject")
     exchange.requests.release(2, as: "reject")
     let results = try await orders.results()
-    let available = try await scenario.call("available") { Money(cents: await account.available) }
+    let available = try await available(of: account, in: scenario)
 
     #expect(
       available == Money(cents: 10_000),
@@ -326,9 +318,7 @@ struct BuyingPowerGuardTests {
 
   @Test("The same order rejected twice, one after the other, gives its money back each time")
   func sameOrderRejectedTwiceIsRefundedTwice() async throws {
-    let scenario = Scenario()
-    let exchange = FakeExchange(scenario)
-    let account = BuyingPower(available: 10_000, exchange: exchange)
+    let (scenario, exchange, account) = anAccount()
     exchange.open()
     exchange.rejectsOrders = true
 
@@ -337,7 +327,7 @@ struct BuyingPowerGuardTests {
         try await account.place(sixtyDollars)
       }
     }
-    let available = try await scenario.call("available") { Money(cents: await account.available) }
+    let available = try await available(of: account, in: scenario)
 
     #expect(
       available == Money(cents: 10_000),
@@ -354,9 +344,7 @@ struct BuyingPowerGuardTests {
 
   @Test("A caller who has heard of its rejection finds its money back")
   func rejectedCallerFindsItsMoneyBack() async throws {
-    let scenario = Scenario()
-    let exchange = FakeExchange(scenario)
-    let account = BuyingPower(available: 10_000, exchange: exchange)
+    let (scenario, exchange, account) = anAccount()
     exchange.open()
     exchange.rejectsOrders = true
 
@@ -382,16 +370,14 @@ struct BuyingPowerGuardTests {
 
   @Test("An order that costs what the account holds, to the cent, fits")
   func orderOfTheWholeBalanceToTheCentFits() async throws {
-    let scenario = Scenario()
-    let exchange = FakeExchange(scenario)
-    let account = BuyingPower(available: 9_999, exchange: exchange)
+    let (scenario, exchange, account) = anAccount(holding: 9_999)
     exchange.open()
     let order = Order(symbol: "ACME", quantity: 3, limitPrice: 3_333)
 
     let result = try await scenario.start(1, "place(3 ACME, $99.99)") {
       try await account.place(order)
     }.results()[0]
-    let available = try await scenario.call("available") { Money(cents: await account.available) }
+    let available = try await available(of: account, in: scenario)
 
     #expect(
       result.value != nil && available == Money(cents: 0),
@@ -407,10 +393,8 @@ struct BuyingPowerGuardTests {
 
   @Test("An order the exchange rejects gives its money back, though its caller was cancelled")
   func rejectedOrderOfACancelledCallerIsRefunded() async throws {
-    let scenario = Scenario()
-    let exchange = FakeExchange(scenario)
+    let (scenario, exchange, account) = anAccount()
     exchange.answersCancelledOrders = true
-    let account = BuyingPower(available: 10_000, exchange: exchange)
 
     let order = scenario.start(1, "place(60 ACME, $60.00)") {
       try await account.place(sixtyDollars)
@@ -420,7 +404,7 @@ struct BuyingPowerGuardTests {
     try await scenario.settle()
     exchange.requests.release(1, as: "reject")
     let result = try await order.results()[0]
-    let available = try await scenario.call("available") { Money(cents: await account.available) }
+    let available = try await available(of: account, in: scenario)
 
     #expect(
       available == Money(cents: 10_000),
@@ -437,10 +421,8 @@ struct BuyingPowerGuardTests {
 
   @Test("An order the exchange accepts keeps its money, though its caller was cancelled")
   func acceptedOrderOfACancelledCallerKeepsItsMoney() async throws {
-    let scenario = Scenario()
-    let exchange = FakeExchange(scenario)
+    let (scenario, exchange, account) = anAccount()
     exchange.answersCancelledOrders = true
-    let account = BuyingPower(available: 10_000, exchange: exchange)
 
     let order = scenario.start(1, "place(60 ACME, $60.00)") {
       try await account.place(sixtyDollars)
@@ -450,7 +432,7 @@ struct BuyingPowerGuardTests {
     try await scenario.settle()
     exchange.requests.release(1, as: "accept")
     let result = try await order.results()[0]
-    let available = try await scenario.call("available") { Money(cents: await account.available) }
+    let available = try await available(of: account, in: scenario)
 
     #expect(
       available == Money(cents: 4_000),
@@ -467,9 +449,7 @@ struct BuyingPowerGuardTests {
 
   @Test("Orders the account can afford go to the exchange at the same time")
   func affordableOrdersAreNotSerialised() async throws {
-    let scenario = Scenario()
-    let exchange = FakeExchange(scenario)
-    let account = BuyingPower(available: 10_000, exchange: exchange)
+    let (scenario, exchange, account) = anAccount()
 
     let first = scenario.start(1, "place(60 ACME, $60.00)") {
       try await account.place(sixtyDollars)
@@ -480,7 +460,7 @@ struct BuyingPowerGuardTests {
     let bothAtTheExchange = await scenario.wait { exchange.requestsInFlight == 2 }
     exchange.open()
     let results = try await first.results() + second.results()
-    let available = try await scenario.call("available") { Money(cents: await account.available) }
+    let available = try await available(of: account, in: scenario)
 
     #expect(
       bothAtTheExchange,
