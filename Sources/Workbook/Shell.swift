@@ -75,8 +75,8 @@ enum Shell {
       }
     }
 
-    runningGroup.store(pid, ordering: .sequentiallyConsistent)
-    defer { runningGroup.store(0, ordering: .sequentiallyConsistent) }
+    let slot = RunningGroups.add(pid)
+    defer { RunningGroups.remove(slot) }
     let deadline = timeLimit.map { ContinuousClock.now + $0 }
     var status: Int32 = 0
     var timedOut = false
@@ -174,8 +174,7 @@ enum Shell {
   static func stopCommandsOnInterrupt() {
     for number in [SIGINT, SIGTERM, SIGHUP] {
       _ = signal(number) { received in
-        let group = runningGroup.load(ordering: .sequentiallyConsistent)
-        if group > 0 { kill(-group, received) }
+        RunningGroups.signalAll(received)
         _exit(128 + received)
       }
     }
@@ -187,18 +186,52 @@ enum Shell {
   }
 }
 
-/// The process group of the command running now, or 0; read by the interrupt handler.
-private let runningGroup = Atomic<pid_t>(0)
+/// The process groups of the commands running now, which the interrupt handler stops: the
+/// workbook runs several test processes side by side. A fixed set of atomic slots, since a
+/// signal handler may take no lock.
+private enum RunningGroups {
+  private static let capacity = 8
+  /// Each slot holds a process group, or 0.
+  nonisolated(unsafe) private static let slots: UnsafeMutablePointer<Atomic<pid_t>> = {
+    let slots = UnsafeMutablePointer<Atomic<pid_t>>.allocate(capacity: capacity)
+    for index in 0..<capacity { (slots + index).initialize(to: Atomic(0)) }
+    return slots
+  }()
+
+  /// Keeps `group` in a free slot, and answers which, or `nil` when all are taken.
+  static func add(_ group: pid_t) -> Int? {
+    (0..<capacity).first { index in
+      slots[index].compareExchange(expected: 0, desired: group, ordering: .sequentiallyConsistent)
+        .exchanged
+    }
+  }
+
+  static func remove(_ slot: Int?) {
+    if let slot { slots[slot].store(0, ordering: .sequentiallyConsistent) }
+  }
+
+  static func signalAll(_ signal: Int32) {
+    for index in 0..<capacity {
+      let group = slots[index].load(ordering: .sequentiallyConsistent)
+      if group > 0 { kill(-group, signal) }
+    }
+  }
+}
 
 /// Shows long work on standard error, in every mode (`--json` too): a line when it starts, each
 /// step it reports while it runs, and how long each part took, such as "built in 41.2 s".
 ///
 /// On a terminal a step replaces the one before it, on one line; in a log, such as a grader's,
 /// one step every five seconds is enough to show the work goes on.
-final class ProgressLine {
-  private var start = Date()
-  private var lastStep = Date.distantPast
-  private var stepShown = false
+final class ProgressLine: Sendable {
+  private struct State {
+    var start = Date()
+    var lastStep = Date.distantPast
+    var stepShown = false
+  }
+
+  /// Guarded, since the test processes that run side by side are watched from threads of their own.
+  private let state = Mutex(State())
   private let live = isatty(STDERR_FILENO) == 1
 
   init(_ message: String) {
@@ -208,39 +241,43 @@ final class ProgressLine {
   /// One step of the work, such as SwiftPM's `[12/40] Compiling WorkbookTestSupport …`.
   /// `always` shows it in a log too, however soon after the step before.
   func step(_ text: String, always: Bool = false) {
-    if live {
-      // Plain spaces rub out the step before, which works on any terminal, `TERM=dumb` included.
-      let width = max(Terminal.columns - 1, 10)
-      let line = String(("  " + text).prefix(width))
-      FileHandle.standardError.write(
-        Data(("\r" + line.padding(toLength: width, withPad: " ", startingAt: 0)).utf8))
-      stepShown = true
-    } else if always || Date().timeIntervalSince(lastStep) >= 5 {
-      printError("  \(text)")
-      lastStep = Date()
+    state.withLock { state in
+      if live {
+        // Plain spaces rub out the step before, which works on any terminal, `TERM=dumb` included.
+        let width = max(Terminal.columns - 1, 10)
+        let line = String(("  " + text).prefix(width))
+        FileHandle.standardError.write(
+          Data(("\r" + line.padding(toLength: width, withPad: " ", startingAt: 0)).utf8))
+        state.stepShown = true
+      } else if always || Date().timeIntervalSince(state.lastStep) >= 5 {
+        printError("  \(text)")
+        state.lastStep = Date()
+      }
     }
   }
 
   /// The seconds since the work, or its last part, began.
   var seconds: String {
-    String(format: "%.1f", Date().timeIntervalSince(start))
+    String(format: "%.1f", Date().timeIntervalSince(state.withLock { $0.start }))
   }
 
   /// Ends a part of the work: `done("built")` says "built in 41.2 s", and the next part's time
   /// starts now.
   func done(_ message: String = "done") {
     say("\(message) in \(seconds) s")
-    start = Date()
+    state.withLock { $0.start = Date() }
   }
 
   /// Says `message` on a line of its own, after the last step.
   func say(_ message: String) {
-    if stepShown {
-      FileHandle.standardError.write(
-        Data("\r\(String(repeating: " ", count: Terminal.columns - 1))\r".utf8))
-      stepShown = false
+    state.withLock { state in
+      if state.stepShown {
+        FileHandle.standardError.write(
+          Data("\r\(String(repeating: " ", count: Terminal.columns - 1))\r".utf8))
+        state.stepShown = false
+      }
+      printError("  \(message)")
     }
-    printError("  \(message)")
   }
 }
 

@@ -16,12 +16,12 @@ enum ExplorationLog {
     let line = "\(module)\t\(schedules)\t\(seconds)\t\(calls)\t\(pruned)\n"
     lock.lock()
     defer { lock.unlock() }
-    if let handle = FileHandle(forWritingAtPath: path) {
-      handle.seekToEndOfFile()
-      handle.write(Data(line.utf8))
-      handle.closeFile()
-    } else {
-      _ = FileManager.default.createFile(atPath: path, contents: Data(line.utf8))
-    }
+    // Several test processes may write to one log. With O_APPEND, POSIX puts each write at the
+    // end of the file, with nothing written in between, so no line overwrites another.
+    let file = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+    guard file >= 0 else { return }
+    defer { close(file) }
+    let bytes = Array(line.utf8)
+    _ = bytes.withUnsafeBytes { write(file, $0.baseAddress, $0.count) }
   }
 }

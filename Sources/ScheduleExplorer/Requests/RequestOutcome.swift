@@ -16,12 +16,25 @@ extension RequestOutcome {
   public var token: String { String(describing: self) }
 
   /// Every outcome's token, the first case's first.
-  static var tokens: [String] { allCases.map(\.token) }
+  static var tokens: [String] { OutcomeTokens.tokens(of: Self.self) }
 
   /// The outcome whose token is `token`, if there is one.
   init?(token: String) {
-    guard let outcome = Self.allCases.first(where: { $0.token == token }) else { return nil }
-    self = outcome
+    guard let index = Self.tokens.firstIndex(of: token) else { return nil }
+    self = Array(Self.allCases)[index]
+  }
+}
+
+/// The tokens of each outcome type, worked out once: an exploration asks for them in every
+/// schedule, and `String(describing:)` of a case costs a walk through the type's metadata.
+private enum OutcomeTokens {
+  private static let known = Locked([ObjectIdentifier: [String]]())
+
+  static func tokens<Outcome: RequestOutcome>(of type: Outcome.Type) -> [String] {
+    if let tokens = known.withLock({ $0[ObjectIdentifier(type)] }) { return tokens }
+    let tokens = type.allCases.map(\.token)
+    known.withLock { $0[ObjectIdentifier(type)] = tokens }
+    return tokens
   }
 }
 
