@@ -41,16 +41,17 @@ public final class ChildProcess: Sendable {
   public func explain(_ expected: String, correctly: String) -> Comment {
     let errors = (try? String(contentsOfFile: Self.errorsPath(log), encoding: .utf8)) ?? ""
     let lines = errors.split(separator: "\n")
-    let reason =
-      lines.first { $0.hasPrefix(Self.threw) }.map {
-        "It ended with an error: \($0.dropFirst(Self.threw.count))"
-      }
-      ?? lines.first { $0.contains("Fatal error") }.map {
-        "It stopped with: \($0)"
-      }
-      ?? lines.last.map {
-        "It stopped without a fatal error message; the last line it wrote was: \($0)"
-      } ?? "It stopped without a fatal error message."
+    // Spelled out case by case: as one chain of `??`, this took the type checker 8.6 s.
+    let reason: String
+    if let threw = lines.first(where: { $0.hasPrefix(Self.threw) }) {
+      reason = "It ended with an error: \(threw.dropFirst(Self.threw.count))"
+    } else if let fatal = lines.first(where: { $0.contains("Fatal error") }) {
+      reason = "It stopped with: \(fatal)"
+    } else if let last = lines.last {
+      reason = "It stopped without a fatal error message; the last line it wrote was: \(last)"
+    } else {
+      reason = "It stopped without a fatal error message."
+    }
     return Comment(
       rawValue: """
         \(expected)
