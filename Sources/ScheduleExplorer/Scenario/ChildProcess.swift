@@ -44,18 +44,21 @@ public final class ChildProcess: Sendable {
     // Spelled out case by case: as one chain of `??`, this took the type checker 8.6 s.
     let reason: String
     if let threw = lines.first(where: { $0.hasPrefix(Self.threw) }) {
-      reason = "It ended with an error: \(threw.dropFirst(Self.threw.count))"
+      // The test itself gave up: the child ended on purpose, and the error says why.
+      reason = "The test, in a process of its own, threw: \(threw.dropFirst(Self.threw.count))"
     } else if let fatal = lines.first(where: { $0.contains("Fatal error") }) {
-      reason = "It stopped with: \(fatal)"
+      reason = "The test's process ended before the test did. It stopped with: \(fatal)"
     } else if let last = lines.last {
-      reason = "It stopped without a fatal error message; the last line it wrote was: \(last)"
+      reason =
+        "The test's process ended before the test did, without a fatal error message; the last "
+        + "line it wrote was: \(last)"
     } else {
-      reason = "It stopped without a fatal error message."
+      reason = "The test's process ended before the test did, without a fatal error message."
     }
     return Comment(
       rawValue: """
         \(expected)
-        The test's process ended before the test did. \(reason)
+        \(reason)
         \(drawTimeline(Self.lastScenarioEvents(in: log)))
         With a correct actor: \(correctly)
         """)
