@@ -88,7 +88,7 @@ struct SuiteRunner {
       environment["SCHEDULE_EXPLORER_LOG"] = explorationLog.path
     }
     progress?.step("running the tests…", always: true)
-    let groups = Self.groups(of: ran.count, judging: !chapters.compactMap(\.module).isEmpty)
+    let groups = self.groups(of: ran, judging: !chapters.compactMap(\.module).isEmpty)
     let runs = Mutex(
       [(reports: [ChapterReport], testTime: Double)?](
         repeating: nil, count: groups.count))
@@ -119,24 +119,50 @@ struct SuiteRunner {
       testTime: finished.compactMap { $0?.testTime }.max() ?? 0, buildTime: buildTime)
   }
 
-  /// How many test processes run side by side: one per core, since each runs its tests on one
-  /// thread, and no more than there are chapters. On the course's 2-core machine the solutions'
-  /// tests took 2.1–2.5 s in one process and 1.2–1.4 s in two (idle). A judge's run stays whole:
-  /// its versions are small, and it has a time limit of its own. On macOS, where `swift test`
-  /// runs the tests, two of them would wait for each other's lock on the scratch path.
+  /// How many test processes run side by side, and which chapters each runs: one process per
+  /// core, since each runs its tests on one thread, and no more than there are chapters. On the
+  /// course's 2-core machine the solutions' tests took 2.1–2.5 s in one process and 1.2–1.4 s in
+  /// two (idle). A judge's run stays whole: its versions are small, and it has a time limit of its
+  /// own. On macOS, where `swift test` runs the tests, two of them would wait for each other's lock
+  /// on the scratch path.
   ///
-  /// - Returns: the positions of the chapters each process runs.
-  private static func groups(of chapters: Int, judging: Bool) -> [[Int]] {
+  /// - Returns: the positions of the chapters each process runs, in course order.
+  private func groups(of chapters: [Chapter], judging: Bool) -> [[Int]] {
     #if os(Linux)
-      let count = judging ? 1 : min(ProcessInfo.processInfo.activeProcessorCount, chapters, 8)
+      let count = judging ? 1 : min(ProcessInfo.processInfo.activeProcessorCount, chapters.count, 8)
     #else
       let count = 1
     #endif
-    guard count > 1 else { return [Array(0..<chapters)] }
-    // Chapters dealt out in turn: neighbouring chapters explore alike, so each process gets a
-    // share of the long explorations (on the solutions, the two took 1.0–1.1 s and 1.2–1.3 s).
-    return (0..<count).map { group in (0..<chapters).filter { $0 % count == group } }
+    guard count > 1 else { return [Array(chapters.indices)] }
+    // The processes start together, and the tests take as long as the slowest, so the chapters
+    // are shared out longest first, each to the process with the least to do so far.
+    let weights = variant == .starters ? Self.startersMilliseconds : Self.solutionsMilliseconds
+    let known = weights.values.sorted()
+    let median = known.isEmpty ? 1 : known[known.count / 2]
+    let weight = { (position: Int) in weights[chapters[position].number] ?? median }
+    let longestFirst = chapters.indices.sorted { weight($0) > weight($1) }
+    var groups = [[Int]](repeating: [], count: count)
+    var loads = [Int](repeating: 0, count: count)
+    for position in longestFirst {
+      let lightest = loads.indices.min { loads[$0] < loads[$1] }!
+      groups[lightest].append(position)
+      loads[lightest] += weight(position)
+    }
+    return groups.map { $0.sorted() }
   }
+
+  /// About how long each chapter's suite takes, in milliseconds, on the solutions and on the
+  /// starters (which stop exploring at the first broken promise), as `Scripts/verify` built them,
+  /// one chapter at a time on the course's 2-core machine. Only how evenly the processes share
+  /// the work depends on these figures: a chapter missing here counts as a middling one.
+  private static let solutionsMilliseconds: [String: Int] = [
+    "01": 125, "02": 335, "03": 330, "04": 160, "05": 150, "06": 60, "07": 135, "08": 245,
+    "09": 90, "10": 160, "11": 100, "12": 215, "13": 5, "14": 5, "15": 5,
+  ]
+  private static let startersMilliseconds: [String: Int] = [
+    "01": 13, "02": 11, "03": 87, "04": 74, "05": 24, "06": 15, "07": 19, "08": 8, "09": 23,
+    "10": 13, "11": 14, "12": 96, "13": 7, "14": 5, "15": 5,
+  ]
 
   /// Runs the built tests of `chapters` in one process (only theirs when `filtered`), and reads
   /// their verdicts, and the seconds Swift Testing spent on them, from its event stream.
