@@ -354,8 +354,10 @@ struct DownloadManagerWorld: ExplorationWorld {
 
   /// The latest request for a key owns it: the key shows as downloading exactly while that request
   /// is unfinished and not cancelled; a newer request or a cancellation cancels the download that
-  /// is really running for the key; a replaced request ends with a cancellation, Swift's or the
-  /// one its download threw; and keys do not wait for each other.
+  /// is really running for the key; a request replaced before its download answered ends with a
+  /// cancellation, Swift's or the one its download threw, and one nobody replaced ends as its
+  /// download did (one replaced after its download answered may end either way); and keys do not
+  /// wait for each other.
   func checkPromise(_ moment: Moment<Self>) async {
     let records = client.requests.records
     let downloads = moment.callers.filter {
@@ -440,16 +442,25 @@ struct DownloadManagerWorld: ExplorationWorld {
           \(moment.describeResult(download)).
           """)
       } else if let error = download.error {
-        // Nobody stopped it: it ends as its own download did.
+        // Nobody stopped it before its download answered: it ends as its own download did, or,
+        // if a newer request or a cancellation came while its caller had yet to resume, it may
+        // also end with a cancellation, as the promise leaves open.
         let own = requests(of: download).last
         let asItsDownload =
           (own?.outcome == FakeImageClient.Outcome.failure.rawValue && error is FakeNetworkError)
           || (own?.outcome == FakeImageClient.Outcome.undecodableData.rawValue
             && error is ImageDecodingError)
+        let stoppedLate = (downloads + cancels).contains {
+          $0.name != download.name && $0.key(in: moment) == download.key(in: moment)
+            && $0.startedAt > download.startedAt && $0.startedAt < download.finishedAt!
+        }
+        let cancelledLate =
+          stoppedLate
+          && (error is CancellationError || (error as? URLError)?.code == .cancelled)
         moment.expect(
-          asItsDownload, "a request nobody stopped ends as its download did",
+          asItsDownload || cancelledLate, "a request nobody stopped ends as its download did",
           """
-          Nobody replaced or cancelled caller \(download.name)'s request, and \
+          \(stoppedLate ? "Nobody replaced or cancelled caller \(download.name)'s request before its download answered" : "Nobody replaced or cancelled caller \(download.name)'s request"), and \
           \(own.map { "\(client.requests.name(of: $0)) ended as \($0.outcome ?? "nothing")" } ?? "it started no download"), \
           yet \(download.name) got \(moment.describeResult(download)): a request that nobody \
           stopped ends the way its own download did, with its image or with the error it threw.
