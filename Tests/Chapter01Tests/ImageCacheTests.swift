@@ -122,8 +122,8 @@ struct ImageCacheGuardTests {
     )
   }
 
-  @Test("Two addresses that end in the same file name are two pictures")
-  func addressesSharingAFileNameAreTwoPictures() async throws {
+  @Test("Addresses that differ from another only in their host or their query are other pictures")
+  func addressesSharingAFileNameAreOtherPictures() async throws {
     let scenario = Scenario()
     let client = FakeImageClient(scenario)
     let cache = ImageCache(client: client)
@@ -133,14 +133,20 @@ struct ImageCacheGuardTests {
     let thumbnail = try await scenario.call("image(for: thumbnails.example.com/cat.png)") {
       try await cache.image(for: .catThumbnail)
     }
+    let small = try await scenario.call("image(for: cat.png?size=small)") {
+      try await cache.image(for: .catSmall)
+    }
 
     #expect(
-      client.downloads(of: .catThumbnail) == 1 && thumbnail != cat,
+      client.downloads(of: .catThumbnail) == 1 && client.downloads(of: .catSmall) == 1
+        && Set([cat, thumbnail, small]).count == 3,
       """
-      \(URL.cat) and \(URL.catThumbnail) are two pictures whose file names are the same, yet \
-      asking for the second after the first started \(client.downloads(of: .catThumbnail)) \
-      downloads of it and returned \(thumbnail.testDescription), while the first returned \
-      \(cat.testDescription). Expected: a download of its own, and its own image.
+      \(URL.cat), \(URL.catThumbnail) and \(URL.catSmall) are three pictures whose file \
+      names are the same, yet asking for them one after another started \
+      \(client.downloads(of: .catThumbnail)) downloads of the second and \
+      \(client.downloads(of: .catSmall)) of the third, and returned \(cat.testDescription), \
+      \(thumbnail.testDescription) and \(small.testDescription). Expected: a download of its \
+      own for each, and its own image.
       """
     )
   }

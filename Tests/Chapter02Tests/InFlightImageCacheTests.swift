@@ -257,8 +257,10 @@ struct InFlightGuardTests {
       "both callers should get an image; \(describe(results))")
   }
 
-  @Test("Two addresses that end in the same file name download apart, and each keeps its picture")
-  func addressesSharingAFileNameAreTwoPictures() async throws {
+  @Test(
+    "Addresses that differ from another only in their host or their query download apart, and each keeps its picture"
+  )
+  func addressesSharingAFileNameAreOtherPictures() async throws {
     let scenario = Scenario()
     let client = FakeImageClient(scenario)
     let cache = ImageCache(client: client)
@@ -267,29 +269,33 @@ struct InFlightGuardTests {
     let thumbnail = scenario.start(1, "image(for: thumbnails.example.com/cat.png)") {
       try await cache.image(for: .catThumbnail)
     }
-    let bothRunning = await scenario.wait { client.requestsInFlight >= 2 }
+    let small = scenario.start(1, "image(for: cat.png?size=small)") {
+      try await cache.image(for: .catSmall)
+    }
+    let allRunning = await scenario.wait { client.requestsInFlight >= 3 }
     client.open()
-    let first = try await cat.results() + thumbnail.results()
-    let later = try await scenario.call("image(for: thumbnails.example.com/cat.png)") {
-      try await cache.image(for: .catThumbnail)
+    let first = try await cat.results() + thumbnail.results() + small.results()
+    let later = try await scenario.call("image(for: cat.png?size=small)") {
+      try await cache.image(for: .catSmall)
     }
 
+    let images = first.compactMap(\.value)
     #expect(
-      bothRunning && first[1].value != nil && first[1].value != first[0].value,
+      allRunning && images.count == 3 && Set(images).count == 3,
       scenario.explain(
         """
-        \(URL.cat) and \(URL.catThumbnail) are two pictures whose file names are the same, \
-        asked for at once, yet \(client.mostRequestsAtOnce) download ran at a time and callers \
-        got: \(describe(first)).
+        \(URL.cat), \(URL.catThumbnail) and \(URL.catSmall) are three pictures whose file names \
+        are the same, asked for at once, yet \(client.mostRequestsAtOnce) downloads ran at a time \
+        and callers got: \(describe(first)).
         """,
         correctly: "each address has a download of its own, and each caller gets its own image."
       )
     )
     #expect(
-      later == first[1].value && client.downloads(of: .catThumbnail) == 1,
+      later == first[2].value && client.downloads(of: .catSmall) == 1,
       """
-      Asking for \(URL.catThumbnail) again returned \(later.testDescription) after \
-      \(client.downloads(of: .catThumbnail)) downloads of it; expected the image its first caller \
+      Asking for \(URL.catSmall) again returned \(later.testDescription) after \
+      \(client.downloads(of: .catSmall)) downloads of it; expected the image its first caller \
       got, with no second download. First callers: \(describe(first)).
       """
     )

@@ -6,8 +6,10 @@ extension URL {
   /// tests hand the caches a ``FakeImageClient``.
   public static let cat = URL(string: "https://images.example.com/cat.png")!
   public static let dog = URL(string: "https://images.example.com/dog.png")!
-  /// Another picture whose address ends in the same file name as ``cat``.
+  /// Another picture whose address ends in the same file name as ``cat``, on another host.
   public static let catThumbnail = URL(string: "https://thumbnails.example.com/cat.png")!
+  /// Another picture whose address differs from ``cat``'s only in its query.
+  public static let catSmall = URL(string: "https://images.example.com/cat.png?size=small")!
 
   /// How the tests name the picture at this address: its path and query, such as `cat.png` or
   /// `cat.png?size=800`, when it is on the course's image host, and its host too otherwise, such
