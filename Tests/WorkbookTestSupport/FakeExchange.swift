@@ -1,3 +1,4 @@
+import Foundation
 import ScheduleExplorer
 import Services
 import Testing
@@ -9,14 +10,16 @@ import Testing
 /// - "Sends an order and waits": the outcome `accept`, a confirmation numbered as the order.
 /// - "Throws ``OrderRejected``": the outcome `reject`.
 /// - "Any other error": the outcome `unknown`, a ``FakeNetworkError`` for an answer lost on its
-///   way back; and a cancelled caller, whose wait ends at once with `CancellationError`, or winds
-///   down (the outcome `cancelled`), or is answered anyway (``answersCancelledOrders``).
+///   way back, and the outcome `timeout`, a URLError whose code is timedOut, as a client built
+///   on URLSession throws when the answer is late; and a cancelled caller, whose wait ends at once
+///   with `CancellationError`, or winds down (the outcome `cancelled`), or is answered anyway
+///   (``answersCancelledOrders``).
 public final class FakeExchange: Exchange, FakeService {
   public let requests: Requests
 
   public init(_ scenario: Scenario) {
     requests = Requests(
-      noun: "order", preposition: "for", outcomes: ["accept", "reject", "unknown"],
+      noun: "order", preposition: "for", outcomes: ["accept", "reject", "unknown", "timeout"],
       scenario: scenario)
   }
 
@@ -44,6 +47,8 @@ public final class FakeExchange: Exchange, FakeService {
       case "reject": throw OrderRejected(reason: "the market is closed")
       // The answer was lost on its way back: the order may well have been filled.
       case "unknown": throw FakeNetworkError(request: number)
+      // Timed out waiting for the answer, which may still come to nothing or to a fill.
+      case "timeout": throw URLError(.timedOut)
       default: break
       }
       return (OrderConfirmation(orderID: number, order: order), "is accepted")
