@@ -289,7 +289,7 @@ struct AvatarLoaderExplorationTests {
     let row = ImageCall("avatar(at:)", .cat)
     await Exploration(
       AvatarLoaderWorld.self, calls: [row, row, row],
-      bounds: ExplorationBounds(holds: 0, cancellations: 1)
+      bounds: ExplorationBounds(holds: 0, cancellations: 1, lateTasks: 1)
     ).run()
   }
 }

@@ -16,10 +16,14 @@
 /// | `cancel:A`       | A's task is cancelled                                               |
 /// | `deliver`        | the world takes a step of its own, such as a socket delivering      |
 /// | `task:2`         | of the tasks ready together, the second to become ready runs first   |
+/// | `hold:task1`     | the first task a world event started (a cancellation handler's Task) waits |
+/// | `run:task1`      | the same task runs as soon as it is ready                           |
+/// | `resume:task1`   | the held task may run                                               |
 ///
-/// The last kind is decided while the actor runs, not at a settled moment: where several tasks
-/// that no caller runs in its lane are ready at once, which one starts first is the runtime's
-/// choice, so it is the explorer's too.
+/// `task:2`, `hold:task1` and `run:task1` are decided while the actor runs, not at a settled
+/// moment: where several tasks that no caller runs in its lane are ready at once, which one
+/// starts first is the runtime's choice, and so is how late a task starts that a cancellation
+/// handler or a callback created; so they are the explorer's too.
 enum Choice: Hashable, Sendable, CustomStringConvertible {
   case start(caller: String)
   case answer(caller: String?, key: String?, outcome: String, hold: Bool)
@@ -29,6 +33,11 @@ enum Choice: Hashable, Sendable, CustomStringConvertible {
   case step(String)
   /// Of the tasks ready together, the one that became ready in this position (from 1) runs first.
   case task(Int)
+  /// The `number`th task of the schedule that a world event started from outside the actor's
+  /// jobs, such as the `Task {}` a cancellation handler creates, is held back, or runs when ready.
+  case late(task: Int, held: Bool)
+  /// The task held back as `number` may run.
+  case resumeTask(Int)
 
   /// The name used for a request whose work carries no caller's name (a `Task.detached`).
   static let unnamed = "detached"
@@ -44,12 +53,17 @@ enum Choice: Hashable, Sendable, CustomStringConvertible {
     case .cancel(let caller): "cancel:\(caller)"
     case .step(let name): name
     case .task(let position): "task:\(position)"
+    case .late(let number, let held): "\(held ? "hold" : "run"):task\(number)"
+    case .resumeTask(let number): "resume:task\(number)"
     }
   }
 
   /// Whether the choice is made at a settled moment, rather than while the actor runs.
   var isSettledChoice: Bool {
-    if case .task = self { false } else { true }
+    switch self {
+    case .task, .late: false
+    default: true
+    }
   }
 
   /// A key as a token spells it: without spaces.
@@ -61,6 +75,12 @@ enum Choice: Hashable, Sendable, CustomStringConvertible {
   init?(token: String) {
     if let position = token.dropPrefix("task:").flatMap({ Int($0) }), position > 0 {
       self = .task(position)
+    } else if let number = token.dropPrefix("hold:task").flatMap({ Int($0) }), number > 0 {
+      self = .late(task: number, held: true)
+    } else if let number = token.dropPrefix("run:task").flatMap({ Int($0) }), number > 0 {
+      self = .late(task: number, held: false)
+    } else if let number = token.dropPrefix("resume:task").flatMap({ Int($0) }), number > 0 {
+      self = .resumeTask(number)
     } else if let caller = token.dropPrefix("hold:") {
       self = .hold(caller: caller)
     } else if let caller = token.dropPrefix("resume:") {

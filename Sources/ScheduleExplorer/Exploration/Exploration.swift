@@ -15,11 +15,15 @@ import Testing
 /// - any caller who has not returned is held: whatever would resume it next waits, whether that
 ///   is its own request's answer, the end of work it joined, or a hold point inside synchronous
 ///   work (``Scenario/holdPoint(_:)``), while the others run;
-/// - a held caller resumes;
+/// - a held caller resumes, or a held task runs;
 /// - a caller is cancelled.
 ///
 /// And while the actor runs, where several jobs of the world's own tasks (`Task {}` bodies, which
 /// no caller runs in its lane) are ready at once, it tries each of them first (``Choice/task(_:)``).
+/// Where a world allows it (``ExplorationBounds/lateTasks``), a task that a cancellation or a step
+/// of the world's own starts, such as the `Task {}` a cancellation handler creates, is held back
+/// until a later settled moment, as a busy pool of threads may start it late
+/// (``Choice/late(task:held:)``).
 ///
 /// Between two settled moments the actor runs alone, and the scheduler runs its jobs one at a
 /// time in the order the runtime enqueued them, except where a hold or a task order says
@@ -254,6 +258,14 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
           state.index += 1
           return open.contains(next!) ? .take(next!) : .invalid(next!)
         }
+        if case .late(let number, _) = open.first {
+          // A world event started a task: the schedule holds it back only where it says so.
+          guard case .late(number, _)? = next else {
+            return .take(.late(task: number, held: false))
+          }
+          state.index += 1
+          return .take(next!)
+        }
         defer { state.index += 1 }
         if let next {
           return open.contains(next) ? .take(next) : .invalid(next)
@@ -411,6 +423,12 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
         "task:2: of the tasks ready together (`Task {}` bodies), the second to become ready runs "
           + "first; task:1, the oldest")
     }
+    if choices.contains(where: { if case .late(_, true) = $0 { true } else { false } }) {
+      parts.append(
+        "hold:task1: the first task that a cancellation or a world event started (a `Task {}` in "
+          + "a cancellation handler or a callback) waits, as a busy thread pool may keep it; "
+          + "resume:task1 lets it run")
+    }
     if choices.contains(where: { if case .hold = $0 { true } else { false } }) {
       parts.append("hold:A: whatever would resume A waits, while the others run")
     }
@@ -513,12 +531,56 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
         return (0, nil)
       }
     }
+    // Tasks that a world event starts from outside the actor's jobs, numbered from 1 in the
+    // order they start; each may be held back, within the bound.
+    let lateTasks = bounds.lateTasks
+    let lateStarted = Locked(0)
+    if lateTasks > 0 {
+      Scheduler.shared.setLateTasks(for: scenario.id) {
+        let number = lateStarted.withLock { count in
+          count += 1
+          return count
+        }
+        guard progress.value.used.lateTasks < lateTasks, progress.value.problem == nil else {
+          return nil
+        }
+        let ontime = Choice.late(task: number, held: false)
+        let step = choose([ontime, .late(task: number, held: true)], ontime)
+        let held: Int? = progress.withLock { progress in
+          switch step {
+          case .take(let choice):
+            progress.taken.append(choice)
+            guard case .late(_, true) = choice else { return nil }
+            progress.used.lateTasks += 1
+            return number
+          case .invalid(let choice):
+            progress.problem = .invalid(
+              step: progress.taken.count, choice: choice,
+              why: "the task started there is task \(number)", open: [])
+          case .diverged(let expected):
+            progress.problem = .diverged(
+              """
+              The same schedule gave a different run: after \(Schedule(progress.taken)), a \
+              world event started task \(number), where an earlier run had \
+              \(Schedule(expected)). Does the actor use a clock, a random number, or a thread of \
+              its own?
+              """)
+          case .stop:
+            break
+          }
+          return nil
+        }
+        if let held { scenario.recordTestStep("holds back the task just started (task \(held))") }
+        return held
+      }
+    }
     // A caller just held, and how many settled moments to wait before asking whether the hold
     // kept anything back: none after `A=image+hold`, one after `hold:A`, whose hold only bites
     // with the choice after it.
     var pendingHold: (caller: String, wait: Int)?
     func finish(_ verdict: Run.Verdict) -> Run {
       Scheduler.shared.setTaskOrder(for: scenario.id, nil)
+      Scheduler.shared.setLateTasks(for: scenario.id, nil)
       spent.withLock { $0 += Scheduler.shared.busyTime(of: scenario.id) }
       return Run(
         verdict: progress.value.problem ?? verdict, choices: taken, events: scenario.events)
@@ -565,7 +627,14 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
                   """)))
         }
         progress.withLock { $0.taken.append(choice) }
-        let reordered = apply(choice, to: world, in: scenario)
+        // A task that a cancellation handler or a world's callback starts now may start late.
+        let reordered =
+          switch choice {
+          case .cancel, .step:
+            Scheduler.asEventOfTheWorld(scenario.id) { apply(choice, to: world, in: scenario) }
+          default:
+            apply(choice, to: world, in: scenario)
+          }
         progress.withLock { $0.used.count(choice, plain: plain, reordered: reordered) }
         switch choice {
         case .hold(let caller): pendingHold = (caller, 1)
@@ -595,7 +664,8 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
   private func check(_ world: World, in scenario: Scenario, isEnd: Bool) async -> BrokenPromise? {
     let callers = scenario.callers
     let moment = Moment(
-      world: world, callers: callers, calls: callsByCaller(callers), isEnd: isEnd)
+      world: world, callers: callers, calls: callsByCaller(callers), isEnd: isEnd,
+      aTaskIsHeld: !Scheduler.shared.heldLateTasks(of: scenario.id).isEmpty)
     if isEnd {
       for caller in callers where !caller.hasFinished {
         moment.expect(
@@ -704,7 +774,9 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
     }
     // A caller held and let go again at once is no different from one never held, unless nothing
     // else can happen in the gap.
-    let resumes = callers.filter(\.isHeld).map { Choice.resume(caller: $0.name) }
+    let resumes =
+      callers.filter(\.isHeld).map { Choice.resume(caller: $0.name) }
+      + Scheduler.shared.heldLateTasks(of: scenario.id).map(Choice.resumeTask)
     open += resumes.filter { $0 != .resume(caller: justHeld ?? "") }
     if cancels < bounds.cancellations {
       open += callers.filter { !$0.hasFinished && !$0.wasCancelled }.map {
@@ -776,6 +848,10 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
         : "\(name) is not held"
     case .task:
       return "no two tasks were ready together before it"
+    case .late(let number, _):
+      return "no world event started task \(number) just before it"
+    case .resumeTask(let number):
+      return "task \(number) is not held back"
     case .step:
       let steps = world.steps().map(\.name)
       return steps.isEmpty
@@ -822,9 +898,12 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
       scenario.cancel(name)
     case .step(let name):
       world.take(name)
-    case .task:
-      // Taken while the actor runs, by the scheduler's task order, never at a settled moment.
+    case .task, .late:
+      // Taken while the actor runs, by the scheduler, never at a settled moment.
       break
+    case .resumeTask(let number):
+      scenario.recordTestStep("lets task \(number) run")
+      Scheduler.shared.letLateTaskRun(number, of: scenario.id)
     }
     return false
   }
@@ -853,6 +932,8 @@ private struct Usage {
   var reorderings = 0
   /// How many times a ready task other than the oldest ran first.
   var taskOrders = 0
+  /// How many tasks that world events started were held back.
+  var lateTasks = 0
 
   mutating func count(_ choice: Choice, plain: Set<String>, reordered: Bool) {
     switch choice {
@@ -862,7 +943,7 @@ private struct Usage {
       if reordered { reorderings += 1 }
     case .hold: holds += 1
     case .cancel: cancellations += 1
-    case .start, .resume, .step, .task: break
+    case .start, .resume, .step, .task, .late, .resumeTask: break
     }
   }
 }
@@ -873,7 +954,12 @@ extension Exploration {
   fileprivate static func plainestEnding(
     of open: [Choice], plainOutcomes: Set<String>, endingSteps: Set<String>
   ) -> Choice? {
-    let resume = open.first { if case .resume = $0 { true } else { false } }
+    let resume = open.first {
+      switch $0 {
+      case .resume, .resumeTask: true
+      default: false
+      }
+    }
     let answer = open.first {
       if case .answer(_, _, let outcome, false) = $0 {
         plainOutcomes.contains(outcome)
@@ -905,6 +991,12 @@ public struct ExplorationBounds: Sendable {
   /// How many times one schedule may let a ready task other than the oldest run first, where
   /// several tasks that no caller runs in its own lane (`Task {}` bodies) are ready together.
   public var taskOrders: Int
+  /// How many tasks one schedule may hold back, of those that a cancellation or a step of the
+  /// world's own starts from outside the actor's jobs (a `Task {}` in a cancellation handler or
+  /// in a callback). The runtime starts such a task whenever a thread of its pool is free, so it
+  /// may start after the actor has taken other calls; held, it waits until a later settled
+  /// moment lets it run.
+  public var lateTasks: Int
   /// Whether the cancelled requests of one caller that wind down (``Requests/Cancellation``) end
   /// in the order they started, rather than in every order. A world whose caller cancels several
   /// requests at once sets it to keep the schedules few; the requests still wind down at any
@@ -919,10 +1011,11 @@ public struct ExplorationBounds: Sendable {
   /// Bounds that suit three callers; a world changes only what it needs.
   public init(
     unusualOutcomes: Int = 1, holds: Int = 1, cancellations: Int = 0, reorderings: Int? = nil,
-    taskOrders: Int = 1, cancelledRequestsEndOldestFirst: Bool = false, steps: Int = 60,
-    schedules: Int = 20_000
+    taskOrders: Int = 1, lateTasks: Int = 0, cancelledRequestsEndOldestFirst: Bool = false,
+    steps: Int = 60, schedules: Int = 20_000
   ) {
     self.taskOrders = taskOrders
+    self.lateTasks = lateTasks
     self.cancelledRequestsEndOldestFirst = cancelledRequestsEndOldestFirst
     self.unusualOutcomes = unusualOutcomes
     self.holds = holds

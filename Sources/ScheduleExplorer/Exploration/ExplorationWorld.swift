@@ -101,11 +101,19 @@ public final class Moment<World: ExplorationWorld>: Sendable {
   /// Each caller whose call is for a key, with that key.
   public let keyed: [(caller: CallerRecord, key: String)]
 
-  init(world: World, callers: [CallerRecord], calls: [String: World.Call], isEnd: Bool) {
+  /// Whether a task that a world event started is held back (see
+  /// ``ExplorationBounds/lateTasks``).
+  private let aTaskIsHeld: Bool
+
+  init(
+    world: World, callers: [CallerRecord], calls: [String: World.Call], isEnd: Bool,
+    aTaskIsHeld: Bool = false
+  ) {
     self.world = world
     self.callers = callers
     self.calls = calls
     self.isEnd = isEnd
+    self.aTaskIsHeld = aTaskIsHeld
     keyed = callers.compactMap { caller in calls[caller.name]?.key.map { (caller, $0) } }
   }
 
@@ -114,10 +122,11 @@ public final class Moment<World: ExplorationWorld>: Sendable {
     calls[record.name]!
   }
 
-  /// Whether the test holds a caller back in a gap right now. What a caller in a gap is about to
-  /// do has not happened yet, so a promise about the actor's state may have to wait for it.
+  /// Whether the test holds a caller back in a gap right now, or a task that a world event
+  /// started, such as a cancellation handler's. What is held back has not happened yet, so a
+  /// promise about the actor's state may have to wait for it.
   public var someoneIsHeld: Bool {
-    callers.contains(where: \.isHeld)
+    aTaskIsHeld || callers.contains(where: \.isHeld)
   }
 
   /// Records that `condition` does not hold: the part of the promise named `rule` is broken.

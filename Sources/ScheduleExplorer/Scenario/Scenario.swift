@@ -97,6 +97,9 @@ public final class Scenario: Sendable {
     for lane in state.value.lanes.values where lane.isHeld {
       Scheduler.shared.setHeld(false, lane)
     }
+    for number in Scheduler.shared.heldLateTasks(of: id) {
+      Scheduler.shared.letLateTaskRun(number, of: id)
+    }
     Scheduler.shared.unregister(id)
   }
 

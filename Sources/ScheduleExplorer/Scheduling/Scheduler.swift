@@ -38,6 +38,9 @@ final class Scheduler: @unchecked Sendable {
     /// Whether it is the work of the world under test (a caller's, or a task that the world's
     /// work started), rather than the test's own, which merely waits for that work.
     let isWorld: Bool
+    /// For a task started from outside the actor's jobs that the explorer holds back, its number
+    /// (see ``setLateTasks(for:_:)``): it waits in the queue, and counts as settled, until let go.
+    var heldAs: Int?
   }
 
   /// What the scheduler is doing. Only one job runs at a time, whichever thread runs it.
@@ -72,6 +75,9 @@ final class Scheduler: @unchecked Sendable {
   /// For each scenario that explores the order of ready tasks, what picks the next one; see
   /// ``setTaskOrder(for:_:)``.
   private var taskOrders: [Int: TaskOrder] = [:]
+  /// For each scenario that may hold back a task started from outside the actor's jobs, what
+  /// decides whether to; see ``setLateTasks(for:_:)``.
+  private var lateTasks: [Int: LateTask] = [:]
   /// Where jobs from the global executor run: they have no lane, and this executor is never
   /// preferred by a task, so running them here changes no task's isolation or preference.
   private let globalWork = GlobalWork()
@@ -98,8 +104,15 @@ final class Scheduler: @unchecked Sendable {
   func enqueue(_ job: UnownedJob, on lane: Lane?) {
     let owner = lane?.scenario ?? Self.currentOwner
     let isWorld = lane != nil || (owner != nil && Self.doingTheWorldsWork)
+    var heldAs: Int?
+    if lane == nil, isWorld, let owner, Self.eventOfTheWorld == owner {
+      condition.lock()
+      let late = lateTasks[owner]
+      condition.unlock()
+      heldAs = late?()
+    }
     condition.lock()
-    queue.append(Entry(job: job, lane: lane, owner: owner, isWorld: isWorld))
+    queue.append(Entry(job: job, lane: lane, owner: owner, isWorld: isWorld, heldAs: heldAs))
     condition.broadcast()
     let held = lane?.isHeld ?? false
     condition.unlock()
@@ -148,6 +161,29 @@ final class Scheduler: @unchecked Sendable {
     return try body()
   }
 
+  private static let eventKey: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key, nil)
+    return key
+  }()
+
+  /// The scenario whose world event (a cancellation, an answer, a step of the world's own) the
+  /// current thread is making happen, from outside the actor's jobs: a task started now, by a
+  /// cancellation handler or a callback, is one ``setLateTasks(for:_:)`` may hold back.
+  static var eventOfTheWorld: Int? {
+    get { pthread_getspecific(eventKey).map { Int(bitPattern: $0) } }
+    set { pthread_setspecific(eventKey, newValue.flatMap { UnsafeRawPointer(bitPattern: $0) }) }
+  }
+
+  /// Runs `body`, a world event of scenario `owner` made from outside the actor's jobs; see
+  /// ``eventOfTheWorld``.
+  static func asEventOfTheWorld<Result>(_ owner: Int, _ body: () -> Result) -> Result {
+    let previous = eventOfTheWorld
+    eventOfTheWorld = owner
+    defer { eventOfTheWorld = previous }
+    return body()
+  }
+
   /// Holds or releases a lane: a held lane's jobs wait in the queue, and count as settled.
   func setHeld(_ held: Bool, _ lane: Lane) {
     condition.lock()
@@ -165,7 +201,7 @@ final class Scheduler: @unchecked Sendable {
     if case .running(let owner) = activity, owner == scenario { return false }
     if parked.contains(where: { $0.lane.scenario == scenario && !$0.lane.isHeld }) { return false }
     return !queue.contains { entry in
-      entry.owner == scenario && !(entry.lane?.isHeld ?? false)
+      entry.owner == scenario && !(entry.lane?.isHeld ?? false) && entry.heldAs == nil
     }
   }
 
@@ -274,6 +310,7 @@ final class Scheduler: @unchecked Sendable {
     scenarios[scenario] = nil
     busy[scenario] = nil
     taskOrders[scenario] = nil
+    lateTasks[scenario] = nil
     condition.unlock()
   }
 
@@ -295,6 +332,41 @@ final class Scheduler: @unchecked Sendable {
     condition.lock()
     taskOrders[id] = order
     condition.unlock()
+  }
+
+  /// Decides, for each task started from outside the actor's jobs while scenario `id` makes a
+  /// world event happen (``asEventOfTheWorld(_:_:)``), whether it is held back: the number to
+  /// hold it as, or `nil` to let it run when it is ready.
+  ///
+  /// On the runtime's own executor such a task, like any, starts whenever a thread of the pool
+  /// takes it up, which may be after the actor has taken other calls. Held, it waits in the queue
+  /// and counts as settled until ``letLateTaskRun(_:of:)``. `late` is called outside the
+  /// scheduler's lock, on the thread that starts the task.
+  typealias LateTask = @Sendable () -> Int?
+
+  func setLateTasks(for id: Int, _ late: LateTask?) {
+    condition.lock()
+    lateTasks[id] = late
+    condition.unlock()
+  }
+
+  /// The numbers of scenario `id`'s tasks held back and not yet let go, in the order they were
+  /// held.
+  func heldLateTasks(of id: Int) -> [Int] {
+    condition.lock()
+    defer { condition.unlock() }
+    return queue.compactMap { $0.owner == id ? $0.heldAs : nil }
+  }
+
+  /// Lets scenario `id`'s task held back as `number` run, in its place in the queue.
+  func letLateTaskRun(_ number: Int, of id: Int) {
+    condition.lock()
+    if let index = queue.firstIndex(where: { $0.owner == id && $0.heldAs == number }) {
+      queue[index].heldAs = nil
+    }
+    condition.broadcast()
+    condition.unlock()
+    notify(id)
   }
 
   /// How long the thread has spent on jobs other than scenario `id`'s, since it started.
@@ -386,7 +458,7 @@ final class Scheduler: @unchecked Sendable {
     while true {
       // A stopped job that may go on has the next turn, before any queued job.
       if !activity.isRunning, !aParkedJobMayGoOn,
-        var index = queue.firstIndex(where: { !($0.lane?.isHeld ?? false) })
+        var index = queue.firstIndex(where: { !($0.lane?.isHeld ?? false) && $0.heldAs == nil })
       {
         var before: (@Sendable () -> Void)?
         let first = queue[index]
@@ -395,6 +467,7 @@ final class Scheduler: @unchecked Sendable {
         {
           let ready = queue.indices.filter {
             queue[$0].lane == nil && queue[$0].isWorld && queue[$0].owner == owner
+              && queue[$0].heldAs == nil
           }
           if ready.count > 1 {
             let pick = order(ready.count)
