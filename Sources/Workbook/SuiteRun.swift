@@ -157,7 +157,7 @@ struct SuiteRunner {
   /// the work depends on these figures: a chapter missing here counts as a middling one.
   private static let solutionsMilliseconds: [String: Int] = [
     "01": 125, "02": 335, "03": 330, "04": 160, "05": 150, "06": 60, "07": 135, "08": 245,
-    "09": 90, "10": 160, "11": 100, "12": 215, "13": 5, "14": 5, "15": 5,
+    "09": 200, "10": 160, "11": 100, "12": 215, "13": 5, "14": 5, "15": 5,
   ]
   private static let startersMilliseconds: [String: Int] = [
     "01": 13, "02": 11, "03": 87, "04": 74, "05": 24, "06": 15, "07": 19, "08": 8, "09": 23,
