@@ -157,9 +157,9 @@ struct Check {
     let chapter = course.chapters.first { $0.number == report.chapter }
     let width = Terminal.width
     let broken = BrokenCode(report, in: course)
-    var lines = [
-      "", "Chapter \(report.chapter) · \(report.title.replacingOccurrences(of: "`", with: ""))", "",
-    ]
+    let heading =
+      "Chapter \(report.chapter) · \(report.title.replacingOccurrences(of: "`", with: ""))"
+    var lines = ["", Terminal.wrap(heading, width: width), ""]
     switch report.verdict {
     case .doesNotCompile:
       // The compiler's own lines keep their shape: their carets point at columns. The first
@@ -169,7 +169,7 @@ struct Check {
     case .crashed, .timedOut, .failing, .done:
       if report.verdict == .crashed {
         lines.append("The tests crashed while running your code:")
-        lines.append("  " + (report.problem ?? ""))
+        lines.append(Terminal.wrap("  " + (report.problem ?? ""), width: width))
         lines.append(
           Terminal.wrap(
             "A `fatalError`, a failed `precondition`, a force unwrap of `nil` or an index out of "

@@ -62,34 +62,33 @@ struct Status {
     print(table(states, columns: Terminal.columns))
     print()
     for (chapter, state) in states where state == .missing {
-      print(
-        Terminal.wrap(
-          "Chapter \(chapter.number): \(course.missing(chapter) ?? "") \(course.restore(chapter))",
-          width: Terminal.columns))
+      Terminal.say(
+        "Chapter \(chapter.number): \(course.missing(chapter) ?? "") \(course.restore(chapter))")
     }
     if states.contains(where: { $0.1 == .missing }) { print() }
     guard let (chapter, state) = states.first(where: { $0.1 != .done }) else {
-      print("Every chapter is done. Compare your fixes with the workbook's:")
-      print("  swift run workbook diff N")
+      Terminal.say("Every chapter is done. Compare your fixes with the workbook's:")
+      Terminal.say("  swift run workbook diff N")
       return 0
     }
     if state == .missing {
-      print("Next: chapter \(chapter.number), whose folder is missing. Bring its starter back:")
-      print("  swift run workbook reset \(chapter.number)")
+      Terminal.say(
+        "Next: chapter \(chapter.number), whose folder is missing. Bring its starter back:")
+      Terminal.say("  swift run workbook reset \(chapter.number)")
       return 0
     }
-    print("Next: chapter \(chapter.number) (\(state.description)).")
+    Terminal.say("Next: chapter \(chapter.number) (\(state.description)).")
     if Judge.judges(chapter, in: course) {
       let test = (try? Judge(course: course, chapter: chapter).testFile()) ?? "its test file"
-      print("  Read Docs/\(chapter.folder).md, write your test in")
-      print("  Chapters/\(chapter.folder)/\(test), then run:")
+      Terminal.say("  Read Docs/\(chapter.folder).md, write your test in")
+      Terminal.say("  Chapters/\(chapter.folder)/\(test), then run:")
     } else if state == .notStarted {
-      print("  Read Docs/\(chapter.folder).md, then run:")
+      Terminal.say("  Read Docs/\(chapter.folder).md, then run:")
     } else {
-      print("  Edit Chapters/\(chapter.folder)/, then run:")
+      Terminal.say("  Edit Chapters/\(chapter.folder)/, then run:")
     }
-    print("  swift run workbook watch \(chapter.number)")
-    print("  It tests now and at every save; Ctrl-C stops it.")
+    Terminal.say("  swift run workbook watch \(chapter.number)")
+    Terminal.say("  It tests now and at every save; Ctrl-C stops it.")
     return 0
   }
 
