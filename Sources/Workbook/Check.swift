@@ -288,11 +288,10 @@ enum BrokenCode: Equatable {
       self = .workbook
       return
     }
-    if let missing = course.missing(chapter) {
-      self = .missingFolder("\(missing) \(course.restore(chapter))")
-    } else if let garbled = Self.fileThatIsNotText(in: chapter, course: course) {
-      // The compiler would print every byte it cannot read, a screenful of noise.
-      self = .notText(path: garbled, restore: course.restore(chapter))
+    if let early = Self.beforeBuild(of: chapter, in: course) {
+      // No build ran, and the report's problem is this very sentence: it names the chapter's
+      // file, which must not make it read as the compiler's error in that file.
+      self = early
     } else if errors.contains("Chapters/\(chapter.folder)/") {
       self = .chapter(folder: chapter.folder)
     } else if let file = Self.absentStarterFile(of: chapter, in: course) {
@@ -305,7 +304,8 @@ enum BrokenCode: Equatable {
   }
 
   /// What is wrong with the student's chapter that no build could get past: its folder is
-  /// missing, a file is not text, or every file is empty. `nil` when there is code to build.
+  /// missing, a file is not text (the compiler would print every byte it cannot read, a
+  /// screenful of noise), or every file is empty. `nil` when there is code to build.
   static func beforeBuild(of chapter: Chapter, in course: Course) -> BrokenCode? {
     if let missing = course.missing(chapter) {
       return .missingFolder("\(missing) \(course.restore(chapter))")
@@ -325,7 +325,7 @@ enum BrokenCode: Equatable {
   }
 
   /// A starter file that is missing from the student's folder, or holds nothing but white space.
-  private static func absentStarterFile(
+  static func absentStarterFile(
     of chapter: Chapter, in course: Course
   ) -> (path: String, empty: Bool)? {
     for file in (try? Starters(course).files(of: chapter)) ?? [] {

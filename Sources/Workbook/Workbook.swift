@@ -163,8 +163,8 @@ enum Command: String, CaseIterable {
     switch self {
     case .status:
       text = """
-        The chapters, the state of each (not started, failing, done, or its folder missing), and
-        what to do next. It builds nothing.
+        The chapters, the state of each (not started, failing, done; or its folder missing, with
+        no Swift file, or a file empty), and what to do next. It builds nothing.
         """
     case .check:
       text = """
