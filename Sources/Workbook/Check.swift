@@ -169,7 +169,8 @@ struct Check {
     case .crashed, .timedOut, .failing, .done:
       if report.verdict == .crashed {
         lines.append("The tests crashed while running your code:")
-        lines.append(Terminal.wrap("  " + (report.problem ?? ""), width: width))
+        lines.append(
+          Terminal.wrap("  " + Diagnostics.visible(report.problem ?? ""), width: width))
         lines.append(
           Terminal.wrap(
             "A `fatalError`, a failed `precondition`, a force unwrap of `nil` or an index out of "
