@@ -157,9 +157,9 @@ struct Check {
     let chapter = course.chapters.first { $0.number == report.chapter }
     let width = Terminal.width
     let broken = BrokenCode(report, in: course)
-    var lines = [
-      "", "Chapter \(report.chapter) · \(report.title.replacingOccurrences(of: "`", with: ""))", "",
-    ]
+    let heading =
+      "Chapter \(report.chapter) · \(report.title.replacingOccurrences(of: "`", with: ""))"
+    var lines = ["", Terminal.wrap(heading, width: width), ""]
     switch report.verdict {
     case .doesNotCompile:
       // The compiler's own lines keep their shape: their carets point at columns. The first
@@ -169,7 +169,8 @@ struct Check {
     case .crashed, .timedOut, .failing, .done:
       if report.verdict == .crashed {
         lines.append("The tests crashed while running your code:")
-        lines.append("  " + (report.problem ?? ""))
+        lines.append(
+          Terminal.wrap("  " + Diagnostics.visible(report.problem ?? ""), width: width))
         lines.append(
           Terminal.wrap(
             "A `fatalError`, a failed `precondition`, a force unwrap of `nil` or an index out of "
@@ -288,11 +289,10 @@ enum BrokenCode: Equatable {
       self = .workbook
       return
     }
-    if let missing = course.missing(chapter) {
-      self = .missingFolder("\(missing) \(course.restore(chapter))")
-    } else if let garbled = Self.fileThatIsNotText(in: chapter, course: course) {
-      // The compiler would print every byte it cannot read, a screenful of noise.
-      self = .notText(path: garbled, restore: course.restore(chapter))
+    if let early = Self.beforeBuild(of: chapter, in: course) {
+      // No build ran, and the report's problem is this very sentence: it names the chapter's
+      // file, which must not make it read as the compiler's error in that file.
+      self = early
     } else if errors.contains("Chapters/\(chapter.folder)/") {
       self = .chapter(folder: chapter.folder)
     } else if let file = Self.absentStarterFile(of: chapter, in: course) {
@@ -305,7 +305,8 @@ enum BrokenCode: Equatable {
   }
 
   /// What is wrong with the student's chapter that no build could get past: its folder is
-  /// missing, a file is not text, or every file is empty. `nil` when there is code to build.
+  /// missing, a file is not text (the compiler would print every byte it cannot read, a
+  /// screenful of noise), or every file is empty. `nil` when there is code to build.
   static func beforeBuild(of chapter: Chapter, in course: Course) -> BrokenCode? {
     if let missing = course.missing(chapter) {
       return .missingFolder("\(missing) \(course.restore(chapter))")
@@ -325,7 +326,7 @@ enum BrokenCode: Equatable {
   }
 
   /// A starter file that is missing from the student's folder, or holds nothing but white space.
-  private static func absentStarterFile(
+  static func absentStarterFile(
     of chapter: Chapter, in course: Course
   ) -> (path: String, empty: Bool)? {
     for file in (try? Starters(course).files(of: chapter)) ?? [] {

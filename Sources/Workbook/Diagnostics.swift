@@ -7,8 +7,7 @@ enum Diagnostics {
   static func errors(in output: String, root: URL, focus: Chapter?) -> String? {
     var blocks: [String] = []
     var current: [String]?
-    for line in output.split(separator: "\n", omittingEmptySubsequences: false) {
-      let text = String(line)
+    for text in Self.lines(of: output) {
       if text.contains(": error: "), text.hasPrefix("/") {
         if let block = current { blocks.append(block.joined(separator: "\n")) }
         current = [text.replacingOccurrences(of: root.path + "/", with: "")]
@@ -46,11 +45,41 @@ enum Diagnostics {
   /// The first `count` lines of `text`, and a line that says how many more there are; `nil`
   /// when `text` holds nothing but white space.
   static func firstLines(_ count: Int, of text: String) -> [String]? {
-    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    var lines = Self.lines(of: text)
     while lines.last?.trimmingCharacters(in: .whitespaces).isEmpty == true { lines.removeLast() }
     guard !lines.isEmpty else { return nil }
     guard lines.count > count else { return lines }
     return lines.prefix(count) + ["… and \(lines.count - count) more lines"]
+  }
+
+  /// The lines of a process's output, split at each line feed. Swift's `split` on a `Character`
+  /// would miss the line feed after a carriage return, since the two are one `Character`: a
+  /// crash message ending in "\r" then ran into the lines after it, the runtime's stack trace
+  /// with them. A carriage return that ends a line is dropped with the line feed; one inside a
+  /// line is the line's own.
+  static func lines(of output: String) -> [String] {
+    output.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+      var text = Substring(line)
+      if text.unicodeScalars.last == "\r" { text.unicodeScalars.removeLast() }
+      return String(text)
+    }
+  }
+
+  /// `text` with each control character but the line feed and the tab written out, as `\r` or
+  /// `\u{1B}`: a terminal would act on it instead, moving back to the line's start or changing
+  /// colours, and show the message garbled.
+  static func visible(_ text: String) -> String {
+    var shown = ""
+    for scalar in text.unicodeScalars {
+      if scalar == "\n" || scalar == "\t" || scalar.properties.generalCategory != .control {
+        shown.unicodeScalars.append(scalar)
+      } else if scalar == "\r" {
+        shown += "\\r"
+      } else {
+        shown += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+      }
+    }
+    return shown
   }
 
   /// Why a crashed test process stopped: the runtime's reason, such as
@@ -59,7 +88,7 @@ enum Diagnostics {
   /// printed no reason (an optimised module's `precondition` prints none), the last lines of the
   /// output, without the stack trace.
   static func crash(in output: String) -> String {
-    let lines = output.split(separator: "\n").map(String.init)
+    let lines = Self.lines(of: output).filter { !$0.isEmpty }
     let reasons = ["Fatal error", "Precondition failed", "Assertion failed"]
     if let start = lines.firstIndex(where: { line in reasons.contains { line.contains($0) } }) {
       // A message may span lines: they run until the stack trace, or until the test

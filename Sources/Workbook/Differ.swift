@@ -11,7 +11,7 @@ struct Differ {
 
   func show(_ chapter: Chapter, fromStarter: Bool) throws(WorkbookError) -> Int32 {
     guard fromStarter || isDone(chapter) else {
-      print(
+      Terminal.say(
         """
         Chapter \(chapter.number) is not done yet, so the workbook keeps its fix to itself for now.
         Once `swift run workbook check \(chapter.number)` passes, `swift run workbook diff \(chapter.number)` \
@@ -24,9 +24,9 @@ struct Differ {
     let explanation = try Hints(course: course).parts(for: chapter).explanation
     let hasSolution = course.missing(chapter, in: "Solutions") == nil
     if !hasSolution, !isFolder(course.url("Solutions")) {
-      print("Chapter \(chapter.number) · the workbook's fix\n")
-      print(explanation)
-      print(
+      Terminal.say("Chapter \(chapter.number) · the workbook's fix\n")
+      Terminal.say(explanation)
+      Terminal.say(
         "\nThis copy of the course comes without Solutions/, so there is no code to compare "
           + "with; the explanation above is the workbook's fix.")
       return 0
@@ -36,8 +36,8 @@ struct Differ {
         "\(solution) is missing, so there is no fix to show.",
         hint: isInGit(solution) ? "`git checkout -- \(solution)` brings it back." : nil)
     }
-    print("Chapter \(chapter.number) · the workbook's fix\n")
-    print(explanation)
+    Terminal.say("Chapter \(chapter.number) · the workbook's fix\n")
+    Terminal.say(explanation)
     print("\n" + String(repeating: "─", count: min(60, Terminal.columns)) + "\n")
     let from: String
     if fromStarter {
@@ -58,11 +58,13 @@ struct Differ {
       throw WorkbookError("git could not compare the files: \(result.output)")
     }
     if result.output.isEmpty {
-      print(
+      Terminal.say(
         fromStarter
           ? "The starter is the same as the solution."
           : "Your chapter \(chapter.number) is the same as the solution.")
     } else {
+      // The diff's lines are code, and git's own: printed as they are, whatever the width, since
+      // a line of code broken in two is no longer the same code.
       print(result.output, terminator: "")
     }
     return 0

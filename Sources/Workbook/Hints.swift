@@ -19,18 +19,18 @@ struct Hints {
     var progress = Progress.load(course)
     let seen = progress.hintsSeen[chapter.number, default: 0]
     guard seen < hints.count else {
-      print("That was the last hint for chapter \(chapter.number).")
-      print(
+      Terminal.say("That was the last hint for chapter \(chapter.number).")
+      Terminal.say(
         "Once its tests pass, `swift run workbook diff \(chapter.number)` explains the workbook's fix."
       )
       return 0
     }
-    print("Hint \(seen + 1) of \(hints.count) for chapter \(chapter.number):\n")
-    print(hints[seen])
+    Terminal.say("Hint \(seen + 1) of \(hints.count) for chapter \(chapter.number):\n")
+    Terminal.say(hints[seen])
     progress.hintsSeen[chapter.number] = seen + 1
     progress.save(course)
     if seen + 1 < hints.count {
-      print("\nRun `swift run workbook hint \(chapter.number)` again for the next one.")
+      Terminal.say("\nRun `swift run workbook hint \(chapter.number)` again for the next one.")
     }
     return 0
   }

@@ -8,7 +8,7 @@ struct Reset {
     let starters = try Starters(course)
     let folder = course.url("Chapters/\(chapter.folder)")
     if starters.untouched().contains(chapter.folder) {
-      print("Chapter \(chapter.number) is already its starter; nothing to reset.")
+      Terminal.say("Chapter \(chapter.number) is already its starter; nothing to reset.")
       return 0
     }
     let current = (try? course.sources(of: chapter)) ?? []
@@ -32,9 +32,9 @@ struct Reset {
       throw WorkbookError("could not write the starter: \(error.localizedDescription)")
     }
     if let backup {
-      print("Saved your version of chapter \(chapter.number) in \(backup)/")
+      Terminal.say("Saved your version of chapter \(chapter.number) in \(backup)/")
     }
-    print("Chapter \(chapter.number) is back to its starter: Chapters/\(chapter.folder)/")
+    Terminal.say("Chapter \(chapter.number) is back to its starter: Chapters/\(chapter.folder)/")
     return 0
   }
 

@@ -12,8 +12,15 @@ struct Status {
     case crashed
     case timedOut
     case done
-    /// The chapter's folder is missing or holds no Swift file.
+    /// The chapter's folder is missing.
     case missing
+    /// The chapter's folder is there, and holds no Swift file.
+    case noSwiftFile
+    /// A starter file of the chapter holds nothing but white space.
+    case emptyFile
+
+    /// Whether there is nothing to build, so that `reset` is what brings the chapter back.
+    var isMissing: Bool { self == .missing || self == .noSwiftFile }
 
     var description: String {
       switch self {
@@ -25,6 +32,8 @@ struct Status {
       case .timedOut: "stopped: ran too long"
       case .done: "done"
       case .missing: "folder missing"
+      case .noSwiftFile: "no Swift file"
+      case .emptyFile: "file empty"
       }
     }
   }
@@ -34,11 +43,19 @@ struct Status {
     let progress = Progress.load(course)
     let untouched = try Starters(course).untouched()
     return course.chapters.map { chapter in
-      guard course.missing(chapter) == nil else { return (chapter, .missing) }
+      if course.missing(chapter) != nil {
+        let folder = course.url("Chapters/\(chapter.folder)").path
+        return (chapter, FileManager.default.fileExists(atPath: folder) ? .noSwiftFile : .missing)
+      }
       guard !untouched.contains(chapter.folder) else { return (chapter, .notStarted) }
-      guard let check = progress.checks[chapter.number],
-        check.sources == fingerprint(of: chapter, in: course)
-      else { return (chapter, .changedSinceCheck) }
+      let check = progress.checks[chapter.number].flatMap { check in
+        check.sources == fingerprint(of: chapter, in: course) ? check : nil
+      }
+      // An emptied file is worth saying, unless the chapter passed as it is now.
+      if check?.verdict != .done, emptyFile(of: chapter) != nil {
+        return (chapter, .emptyFile)
+      }
+      guard let check else { return (chapter, .changedSinceCheck) }
       switch check.verdict {
       case .done: return (chapter, .done)
       case .failing: return (chapter, .failing(passed: check.passed, total: check.total))
@@ -61,36 +78,41 @@ struct Status {
     print("The Actor Reentrancy Workbook: \(states.count) chapters\n")
     print(table(states, columns: Terminal.columns))
     print()
-    for (chapter, state) in states where state == .missing {
-      print(
-        Terminal.wrap(
-          "Chapter \(chapter.number): \(course.missing(chapter) ?? "") \(course.restore(chapter))",
-          width: Terminal.columns))
+    for (chapter, state) in states where state.isMissing || state == .emptyFile {
+      let why = course.missing(chapter) ?? "\(emptyFile(of: chapter) ?? "A file") is empty."
+      Terminal.say("Chapter \(chapter.number): \(why) \(course.restore(chapter))")
     }
-    if states.contains(where: { $0.1 == .missing }) { print() }
+    if states.contains(where: { $0.1.isMissing || $0.1 == .emptyFile }) { print() }
     guard let (chapter, state) = states.first(where: { $0.1 != .done }) else {
-      print("Every chapter is done. Compare your fixes with the workbook's:")
-      print("  swift run workbook diff N")
+      Terminal.say("Every chapter is done. Compare your fixes with the workbook's:")
+      Terminal.say("  swift run workbook diff N")
       return 0
     }
-    if state == .missing {
-      print("Next: chapter \(chapter.number), whose folder is missing. Bring its starter back:")
-      print("  swift run workbook reset \(chapter.number)")
+    if state.isMissing {
+      let folder =
+        state == .missing ? "whose folder is missing" : "whose folder holds no Swift file"
+      Terminal.say("Next: chapter \(chapter.number), \(folder). Bring its starter back:")
+      Terminal.say("  swift run workbook reset \(chapter.number)")
       return 0
     }
-    print("Next: chapter \(chapter.number) (\(state.description)).")
+    Terminal.say("Next: chapter \(chapter.number) (\(state.description)).")
     if Judge.judges(chapter, in: course) {
       let test = (try? Judge(course: course, chapter: chapter).testFile()) ?? "its test file"
-      print("  Read Docs/\(chapter.folder).md, write your test in")
-      print("  Chapters/\(chapter.folder)/\(test), then run:")
+      Terminal.say("  Read Docs/\(chapter.folder).md, write your test in")
+      Terminal.say("  Chapters/\(chapter.folder)/\(test), then run:")
     } else if state == .notStarted {
-      print("  Read Docs/\(chapter.folder).md, then run:")
+      Terminal.say("  Read Docs/\(chapter.folder).md, then run:")
     } else {
-      print("  Edit Chapters/\(chapter.folder)/, then run:")
+      Terminal.say("  Edit Chapters/\(chapter.folder)/, then run:")
     }
-    print("  swift run workbook watch \(chapter.number)")
-    print("  It tests now and at every save; Ctrl-C stops it.")
+    Terminal.say("  swift run workbook watch \(chapter.number)")
+    Terminal.say("  It tests now and at every save; Ctrl-C stops it.")
     return 0
+  }
+
+  /// The path of a starter file of `chapter` that holds nothing but white space, if one does.
+  private func emptyFile(of chapter: Chapter) -> String? {
+    BrokenCode.absentStarterFile(of: chapter, in: course).flatMap { $0.empty ? $0.path : nil }
   }
 
   /// The chapter table, `columns` wide at most: the titles get what the numbers and states leave,

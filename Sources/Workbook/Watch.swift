@@ -19,7 +19,10 @@ struct Watch {
       if now != last {
         last = now
         _ = try check.run(chapter, json: false, watching: true)
-        printNow("\nWatching Chapters/\(chapter.folder)/ for changes (Ctrl-C stops).")
+        printNow(
+          Terminal.wrap(
+            "\nWatching Chapters/\(chapter.folder)/ for changes (Ctrl-C stops).",
+            width: Terminal.width))
       }
       Thread.sleep(forTimeInterval: Self.interval)
     }

@@ -33,8 +33,12 @@ struct Workbook {
       let invocation = try Invocation(parsing: Array(CommandLine.arguments.dropFirst()))
       exit(try run(invocation))
     } catch {
-      printError("workbook: \(error.message)")
-      if let hint = error.hint { printError("  \(hint)") }
+      // One sentence, and what to do about it, which may be the usage: both read as prose.
+      let width = Terminal.width
+      printError(Terminal.wrap("workbook: \(error.message)", width: width, reflowing: true))
+      if let hint = error.hint {
+        printError(Terminal.wrap("  \(hint)", width: width, reflowing: true))
+      }
       exit(error.exitCode.rawValue)
     }
   }
@@ -47,7 +51,7 @@ struct Workbook {
     }
     let command = invocation.command
     if invocation.help {
-      print(command == .help ? manual : command.help)
+      Terminal.say(command == .help ? manual : command.help)
       return 0
     }
     if command == .help {
@@ -83,15 +87,15 @@ struct Workbook {
   /// `workbook help`, `workbook help check`, or `workbook help 3`: the commands for chapter 3.
   private static func help(_ topic: String?) throws(WorkbookError) -> Int32 {
     guard let topic else {
-      print(manual)
+      Terminal.say(manual)
       return 0
     }
     if let command = Command(rawValue: topic) {
-      print(command.help)
+      Terminal.say(command.help)
       return 0
     }
     let chapter = try Course.locate().chapter(topic)
-    print(
+    Terminal.say(
       """
       Chapter \(chapter.number)\(chapter.title.isEmpty ? "" : " · " + chapter.title.replacingOccurrences(of: "`", with: ""))
 
@@ -159,8 +163,8 @@ enum Command: String, CaseIterable {
     switch self {
     case .status:
       text = """
-        The chapters, the state of each (not started, failing, done, or its folder missing), and
-        what to do next. It builds nothing.
+        The chapters, the state of each (not started, failing, done; or its folder missing, with
+        no Swift file, or a file empty), and what to do next. It builds nothing.
         """
     case .check:
       text = """
