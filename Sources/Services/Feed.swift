@@ -1,5 +1,10 @@
-/// One update from a market-data socket. The exchange numbers them; each must be applied after
-/// the one before it.
+/// One update from a market-data socket. Each must be applied after the one before it.
+///
+/// `sequence` is the number the exchange gave the message. The exchange numbers everything it
+/// publishes, across all symbols and all connections, in one increasing series, and a connection
+/// receives only its share of it. So the first message on a connection may carry any number,
+/// however large, and the numbers a connection receives always increase but need not be
+/// consecutive: a gap between two of them is normal, and does not mean a message was lost.
 public struct FeedMessage: Hashable, Sendable {
   public let sequence: Int
   public let symbol: String

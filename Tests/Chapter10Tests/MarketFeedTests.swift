@@ -29,19 +29,23 @@ struct MessageOrderTests {
     socket.close()
     journal.open()
     _ = try await runner.results()
-    let writtenInOrder = journal.writtenSequence == [1, 2, 3]
+    let sent = (1...3).map(FakeFeedSocket.sequence(ofMessage:))
+    let writtenInOrder = journal.writtenSequence == sent
 
     #expect(
       writtenInOrder,
       scenario.explain(
         """
-        The socket delivered messages 1, 2 and 3, and the journal wrote them in the order \
-        \(journal.writtenSequence.map(String.init).joined(separator: ", ")). Up to \
+        The socket delivered messages #\(sent[0]), #\(sent[1]) and #\(sent[2]), and the journal \
+        wrote them in the order \(numbered(journal.writtenSequence)). Up to \
         \(journal.mostRequestsAtOnce) writes were waiting at `await journal.append` at the same \
         time: a message entered the actor while an earlier one was still suspended there, so the \
         order in which the writes finished decided the order of the journal and of the prices.
         """,
-        correctly: "message 2 is not written until message 1 is, and message 3 waits for message 2."
+        correctly: """
+          message #\(sent[1]) is not written until message #\(sent[0]) is, and message \
+          #\(sent[2]) waits for message #\(sent[1]).
+          """
       )
     )
   }
@@ -64,17 +68,18 @@ struct MessageOrderTests {
     journal.open()
     _ = try await runner.results()
     let applied = try await scenario.call("lastSequence") { await feed.lastSequence }
+    let sent = (1...2).map(FakeFeedSocket.sequence(ofMessage:))
 
     #expect(
-      !returnedEarly && applied == 2,
+      !returnedEarly && applied == sent[1],
       scenario.explain(
         """
-        The socket delivered messages 1 and 2 and closed while their writes were still waiting. \
-        run() \(returnedEarly ? "had already returned then" : "waited"), and \
-        \(applied == 2 ? "both were applied in the end" : "only \(applied) of them were applied in the end"): \
+        The socket delivered messages #\(sent[0]) and #\(sent[1]) and closed while their writes \
+        were still waiting. run() \(returnedEarly ? "had already returned then" : "waited"), and \
+        \(applied == sent[1] ? "both were applied in the end" : "the last message applied in the end was \(applied == 0 ? "none" : "#\(applied)")"): \
         whoever awaits run() takes its return to mean that everything received is applied.
         """,
-        correctly: "run() returns after message 2 is written and applied."
+        correctly: "run() returns after message #\(sent[1]) is written and applied."
       )
     )
   }
@@ -102,7 +107,7 @@ struct MarketFeedGuardTests {
 
     #expect(allWritten, "all three messages should reach the journal")
     #expect(
-      journal.writtenSequence.sorted() == [1, 2, 3],
+      journal.writtenSequence.sorted() == (1...3).map(FakeFeedSocket.sequence(ofMessage:)),
       "each message should be written exactly once; written: \(journal.writtenSequence)"
     )
     #expect(price != nil, "the feed should apply the prices it receives")
@@ -187,23 +192,37 @@ struct MarketFeedWorld: ExplorationWorld {
   func checkPromise(_ moment: Moment<Self>) async {
     let written = journal.writtenSequence
     let delivered = socket.delivered
+    let sent = (0..<delivered).map { FakeFeedSocket.sequence(ofMessage: $0 + 1) }
     moment.expect(
-      written == (0..<written.count).map { $0 + 1 },
+      written == Array(sent.prefix(written.count)),
       "the journal keeps the socket's order",
       """
-      The socket delivered \(messages(delivered)), and the journal holds them in the order \
-      \(written.map(String.init).joined(separator: ", ")): every message must be written once, \
-      after the one before it.
+      The socket delivered \(messages(delivered))\(sent.isEmpty ? "" : ", \(numbered(sent)),"), and \
+      the journal holds \(written.isEmpty ? "none of them" : "them in the order \(numbered(written))"): \
+      every message must be written once, after the one before it.
       """)
-    let (applied, price) = await (feed.lastSequence, feed.prices["ACME"])
+    let (lastSequence, price) = await (feed.lastSequence, feed.prices["ACME"])
+    // How many messages the feed has applied, if they were applied in order: the last one's place
+    // among those the socket delivered.
+    let position = FakeFeedSocket.position(ofSequence: lastSequence, amongFirst: delivered)
+    moment.expect(
+      lastSequence == 0 || position != nil, "a message is applied only if it was delivered",
+      """
+      lastSequence is \(lastSequence), and the socket delivered \(messages(delivered))\
+      \(sent.isEmpty ? "" : ", \(numbered(sent))"): no message applied carries that number.
+      """)
+    let applied = position ?? 0
     moment.expect(
       applied <= written.count, "a message is written before it is applied",
-      "Message \(applied) was applied, but only \(written.count) messages were written.")
+      """
+      Message #\(lastSequence), the socket's \(ordinal(applied)), was applied, but only \
+      \(messages(written.count)) written.
+      """)
     if applied > 0 {
       moment.expect(
         price == FakeFeedSocket.message(applied).price, "prices follow the messages applied",
         """
-        The last message applied is \(applied), whose price is \
+        The last message applied is #\(lastSequence), whose price is \
         \(dollars(FakeFeedSocket.message(applied).price)), but ACME shows \
         \(price.map(dollars) ?? "no price").
         """)
@@ -236,4 +255,14 @@ struct MarketFeedWorld: ExplorationWorld {
 /// `1 message`, `3 messages`.
 private func messages(_ count: Int) -> String {
   count == 1 ? "1 message" : "\(count) messages"
+}
+
+/// `#101, #103, #105`.
+func numbered(_ sequence: [Int]) -> String {
+  sequence.map { "#\($0)" }.joined(separator: ", ")
+}
+
+/// `first`, `second`, `third`, `4th`.
+private func ordinal(_ n: Int) -> String {
+  n <= 3 ? ["zeroth", "first", "second", "third"][n] : "\(n)th"
 }

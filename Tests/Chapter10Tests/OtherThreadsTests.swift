@@ -27,11 +27,12 @@ struct MarketFeedThreadTests {
       _ = try await runner.results()
       try await scenario.settle()
 
+      let sent = (1...20).map(FakeFeedSocket.sequence(ofMessage:))
       #expect(
-        journal.writtenSequence.sorted() == Array(1...20),
+        journal.writtenSequence.sorted() == sent,
         """
-        The socket delivered messages #1 to #20 from its own thread, and the journal got \
-        \(journal.writtenSequence); expected each message written exactly once.
+        The socket delivered messages #\(sent[0]) to #\(sent[19]) from its own thread, and the \
+        journal got \(journal.writtenSequence); expected each message written exactly once.
         """)
     }
   }

@@ -6,8 +6,10 @@ import Services
 /// What ``FeedSocket`` documents, and how this fake does it:
 /// - "A live connection that pushes messages": ``deliverNext()``, at whatever moment the test or
 ///   the explorer chooses, also while the feed is still applying earlier messages.
-/// - "Opens the connection and calls `onMessage`": every message, in order, numbered from 1, on
-///   the scheduler's thread rather than one of its own (``ThreadedFeedSocket`` calls from one).
+/// - "Opens the connection and calls `onMessage`": every message, in order, on the scheduler's
+///   thread rather than one of its own (``ThreadedFeedSocket`` calls from one). The messages are
+///   numbered as ``FeedMessage`` says an exchange numbers them: the first a connection delivers
+///   is not #1, and the numbers skip (``sequence(ofMessage:)``: #101, #103, #105, …).
 /// - "Returns when the connection closes": ``close()``.
 public final class FakeFeedSocket: FeedSocket {
   private struct State {
@@ -35,7 +37,7 @@ public final class FakeFeedSocket: FeedSocket {
   /// How many messages the socket has delivered.
   public var delivered: Int { state.value.delivered }
 
-  /// Delivers the next message, numbered from 1, the way a socket does: a synchronous call on the
+  /// Delivers the next message, ``message(_:)``, the way a socket does: a synchronous call on the
   /// socket's thread, which does not wait for the feed to apply it.
   public func deliverNext() {
     let (onMessage, message) = state.withLock { state in
@@ -73,9 +75,24 @@ public final class FakeFeedSocket: FeedSocket {
     scenario.recordObservation("sees the connection close")
   }
 
-  /// Message number `sequence`: ACME at $100 plus `sequence` cents.
-  public static func message(_ sequence: Int) -> FeedMessage {
-    FeedMessage(sequence: sequence, symbol: "ACME", price: 10_000 + sequence)
+  /// The `n`-th message a connection delivers, counting from 1: ACME at $100 plus `n` cents,
+  /// numbered ``sequence(ofMessage:)``.
+  public static func message(_ n: Int) -> FeedMessage {
+    FeedMessage(sequence: sequence(ofMessage: n), symbol: "ACME", price: 10_000 + n)
+  }
+
+  /// The exchange's number on the `n`-th message a connection delivers, counting from 1: #101,
+  /// #103, #105, …. The exchange numbers everything it publishes, so a connection's first
+  /// message is not #1, and the connection sees only every other number. Both fakes of
+  /// ``FeedSocket`` number their messages this way.
+  public static func sequence(ofMessage n: Int) -> Int {
+    100 + 2 * n - 1
+  }
+
+  /// Which message a connection delivers as its `n`-th, counting from 1, carries `sequence`, among
+  /// the first `count`; nil if none of them does.
+  public static func position(ofSequence sequence: Int, amongFirst count: Int) -> Int? {
+    count < 1 ? nil : (1...count).first { self.sequence(ofMessage: $0) == sequence }
   }
 }
 

@@ -13,10 +13,11 @@ import Synchronization
 /// What ``FeedSocket`` documents, and how this fake does it:
 /// - "A live connection that pushes messages": all `count` of them, as fast as its thread runs.
 /// - "Opens the connection and calls `onMessage`": from a thread of its own, one message at a
-///   time, in order, while the feed is still busy with earlier ones.
+///   time, in order, while the feed is still busy with earlier ones; numbered, like
+///   ``FakeFeedSocket``'s, as ``FeedMessage`` says an exchange numbers them: #101, #103, #105, ….
 /// - "Returns when the connection closes": after the last message.
 public final class ThreadedFeedSocket: FeedSocket {
-  /// How many messages a connection delivers, numbered from 1 like ``FakeFeedSocket``'s.
+  /// How many messages a connection delivers: ``FakeFeedSocket/message(_:)`` 1 to `count`.
   public let count: Int
   private let scenario: Scenario
   private let thread = Locked<OtherThreads?>(nil)
@@ -32,8 +33,8 @@ public final class ThreadedFeedSocket: FeedSocket {
       let socket = OtherThreads([
         { [self, scenario, count] in
           // What the callback starts is the scenario's work, so that settling waits for it.
-          for sequence in 1...count {
-            scenario.step { onMessage(FakeFeedSocket.message(sequence)) }
+          for n in 1...count {
+            scenario.step { onMessage(FakeFeedSocket.message(n)) }
             delivered.add(1, ordering: .relaxed)
           }
           scenario.step { closed.resume() }
@@ -82,7 +83,10 @@ public final class PacedFeedJournal: FeedJournal {
   public var writtenSequence: [Int] { written.value }
 
   public func append(_ message: FeedMessage) async {
-    socket.waitWithoutOrdering(untilDelivered: min(message.sequence + 1, socket.count))
+    let position =
+      FakeFeedSocket.position(ofSequence: message.sequence, amongFirst: socket.count)
+      ?? socket.count
+    socket.waitWithoutOrdering(untilDelivered: min(position + 1, socket.count))
     written.withLock { $0.append(message.sequence) }
   }
 }
