@@ -25,14 +25,44 @@ public final class OtherThreads: Sendable {
   private let ended: Ended
 
   /// Starts each of `bodies` on a thread of its own; they all begin at the same moment.
-  public init(_ bodies: [@Sendable () -> Void]) {
+  public convenience init(_ bodies: [@Sendable () -> Void]) {
+    self.init(bodies, begin: {}, end: {})
+  }
+
+  /// Starts each of `bodies` on a thread of its own, to act just before the scheduler runs the
+  /// next job of the world under test, such as the actor's job that takes in an answer the caller
+  /// of this has just handed back. Call it from a job of the world, one set of threads at a time.
+  ///
+  /// The scheduler takes that job from its queue, lets the threads go, and waits for them before
+  /// it runs the job; nothing in that orders their work before the job's. So state that the job
+  /// and the bodies share without synchronising is a data race that the Thread Sanitizer reports,
+  /// whichever code came first, as it would if the two had run at the same moment on two threads.
+  /// Work that the bodies start for the scheduler, such as a resumed continuation or a new task,
+  /// runs after that job. If no such job begins within a second, the bodies run anyway.
+  public static func beforeNextJob(_ bodies: [@Sendable () -> Void]) -> OtherThreads {
+    let scheduler = Scheduler.shared
+    let next = scheduler.worldJobsBegun.load(ordering: .relaxed) + 1
+    scheduler.acting.store(bodies.count, ordering: .relaxed)
+    scheduler.actingDuring.store(next, ordering: .relaxed)
+    return OtherThreads(
+      bodies,
+      begin: { spinWithoutOrdering { scheduler.worldJobsBegun.load(ordering: .relaxed) >= next } },
+      end: { scheduler.acting.subtract(1, ordering: .relaxed) })
+  }
+
+  private init(
+    _ bodies: [@Sendable () -> Void], begin: @escaping @Sendable () -> Void,
+    end: @escaping @Sendable () -> Void
+  ) {
     left = Locked((bodies.count, []))
     ended = Ended(bodies.count)
     let start = StartingLine(runners: bodies.count)
     for body in bodies {
       let thread = Thread { [left, ended] in
         start.arriveAndWait()
+        begin()
         body()
+        end()
         ended.count.add(1, ordering: .relaxed)
         let waiting = left.withLock { left in
           left.running -= 1

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -78,6 +79,13 @@ final class Scheduler: @unchecked Sendable {
   /// For each scenario that may hold back a task started from outside the actor's jobs, what
   /// decides whether to; see ``setLateTasks(for:_:)``.
   private var lateTasks: [Int: LateTask] = [:]
+  /// How many jobs of the world under test have begun, counted without ordering anything, so that
+  /// other threads can act just before one of them runs (``OtherThreads/beforeNextJob(_:)``).
+  let worldJobsBegun = Atomic(0)
+  /// The number of the world's job before which other threads act, or 0, and how many of them
+  /// have not finished: the scheduler waits for them before it runs that job.
+  let actingDuring = Atomic(0)
+  let acting = Atomic(0)
   /// Where jobs from the global executor run: they have no lane, and this executor is never
   /// preferred by a task, so running them here changes no task's isolation or preference.
   private let globalWork = GlobalWork()
@@ -431,6 +439,13 @@ final class Scheduler: @unchecked Sendable {
       Self.doingTheWorldsWork = entry.isWorld
       before?()
       pausedFor = .zero
+      let number = entry.isWorld ? worldJobsBegun.add(1, ordering: .relaxed).newValue : 0
+      // Threads that act just before this job (OtherThreads.duringNextJob) finish first, and the
+      // wait orders nothing: what they did stays unordered with what the job does.
+      if number != 0, actingDuring.load(ordering: .relaxed) == number {
+        spinWithoutOrdering { acting.load(ordering: .relaxed) == 0 }
+        actingDuring.store(0, ordering: .relaxed)
+      }
       let started = ContinuousClock.now
       if let lane = entry.lane {
         entry.job.runSynchronously(on: lane.asUnownedTaskExecutor())
