@@ -32,17 +32,23 @@ public final class FakeSearchService: SearchService, FakeService {
   }
 
   public func results(for query: String) async throws -> Data {
-    try await requests.perform(for: query) { number, outcome in
+    // The answer names the caller who asked, after a separator no query holds, so that the
+    // decoder can hold that caller's decode even where it runs in a `Task.detached`.
+    let asker = CurrentCaller.name.map { Self.askedBy + $0 } ?? ""
+    return try await requests.perform(for: query) { number, outcome in
       switch outcome {
       case "error": throw FakeNetworkError(request: number)
-      case "undecodable": return (Data((query + Self.cutShort).utf8), "sends an answer cut short")
-      default: return (Data(query.utf8), "answers for \"\(query)\"")
+      case "undecodable":
+        return (Data((query + Self.cutShort + asker).utf8), "sends an answer cut short")
+      default: return (Data((query + asker).utf8), "answers for \"\(query)\"")
       }
     }
   }
 
   /// What ends an answer the decoder cannot read.
   fileprivate static let cutShort = " (cut short)"
+  /// What comes before the name of the caller who asked, at the very end of an answer.
+  fileprivate static let askedBy = "\u{1F}"
 
   /// The hits that the answer for `query` holds: none for a query that ends in `x`, such as
   /// `swiftx`, for which the backend finds nothing; one, `swift result`, for any other.
@@ -59,7 +65,8 @@ public final class FakeSearchService: SearchService, FakeService {
 /// What ``SearchDecoder`` documents, and how this fake does it:
 /// - "Turns a backend's raw answer into hits": every answer the service sent, and it throws on
 ///   one sent as `undecodable`; a caller the test holds stays inside its decode while others
-///   run, as a big answer keeps its thread busy.
+///   run, as a big answer keeps its thread busy, also where the decode runs in a
+///   `Task.detached`, since each answer names the caller who asked for it.
 public final class FakeSearchDecoder: SearchDecoder {
   /// One answer decoded.
   public struct Decoding: Sendable {
@@ -78,11 +85,15 @@ public final class FakeSearchDecoder: SearchDecoder {
   public var decodings: [Decoding] { decoded.value }
 
   public func hits(in answer: Data) throws -> [SearchHit] {
-    let text = String(decoding: answer, as: UTF8.self)
+    let parts = String(decoding: answer, as: UTF8.self)
+      .split(separator: FakeSearchService.askedBy, omittingEmptySubsequences: false)
+    let text = String(parts[0])
+    let asker = parts.count > 1 ? String(parts[1]) : nil
     let isCutShort = text.hasSuffix(FakeSearchService.cutShort)
     let query = isCutShort ? String(text.dropLast(FakeSearchService.cutShort.count)) : text
-    // A big answer keeps its thread busy a while: a held caller stays in here while others run.
-    scenario.holdPoint("decodes the answer for \"\(query)\"")
+    // A big answer keeps its thread busy a while: a held caller stays in here while others run,
+    // also when its decode runs in a task that does not carry its name.
+    scenario.holdPoint("decodes the answer for \"\(query)\"", for: asker)
     let onMainActor = MainActorProbe.isOnMainActor
     let place = onMainActor ? "on" : "off"
     decoded.withLock { $0.append(Decoding(query: query, onMainActor: onMainActor)) }

@@ -397,13 +397,23 @@ public final class Scenario: Sendable {
   ///
   /// - Parameter what: what the caller is doing, as the timeline says it: `decodes "s"`.
   public func holdPoint(_ what: String) {
-    guard Scheduler.shared.isCurrentThread, let name = CurrentCaller.name,
+    holdPoint(what, for: nil)
+  }
+
+  /// Stops the work running now here while `caller` is held, as ``holdPoint(_:)`` does for the
+  /// caller whose name the work carries.
+  ///
+  /// For a fake that can tell whose work it is doing from what it was handed, such as an answer
+  /// it made for one caller's request: work in a `Task.detached` carries no caller's name, and
+  /// would otherwise never stop here. The name the work carries, if any, comes first.
+  public func holdPoint(_ what: String, for caller: String?) {
+    guard Scheduler.shared.isCurrentThread, let name = CurrentCaller.name ?? caller,
       let lane = state.value.lanes[name],
       state.value.callers.contains(where: {
         $0.name == name && $0.isHeld
       })
     else { return }
-    record(.observed("is held while it \(what)"))
+    record(.observed("is held while it \(what)"), by: name)
     Scheduler.shared.park(lane)
   }
 
