@@ -116,7 +116,10 @@ func targets(judging variant: String) -> [Target] {
 // scratch path: 6.5 s of a one-file package's 8.7 s build on the two-core machine (Swift 6.3).
 // The `workbook` command, which a student builds first, indexes its own code only: a fresh
 // clone's `swift run workbook` took 8 s instead of 13. The builds that `workbook` starts pass
-// the same flag to every module on the command line (Sources/Workbook/SuiteRun.swift).
+// the same flag to every module on the command line (Sources/Workbook/SuiteRun.swift). It is the
+// one unsafe flag read without the workbook's variables: SwiftPM refuses unsafe flags only in the
+// targets of a product that a package depending on this one by version uses, and none builds the
+// command (`Scripts/check-example` checks the library's target).
 let ownCodeIndexed: [SwiftSetting] = [.unsafeFlags(["-index-ignore-system-modules"])]
 
 // The explorer runs its own code thousands of times in a test, and a debug build of it is about
