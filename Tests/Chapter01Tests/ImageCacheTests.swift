@@ -58,6 +58,47 @@ struct ImageCacheConcurrencyTests {
       )
     )
   }
+
+  @Test(
+    "Callers who ask after a failed download, while another caller of it has not heard yet, agree on one image"
+  )
+  func callersAfterAFailureAgree() async throws {
+    let scenario = Scenario()
+    let client = FakeImageClient(scenario)
+    let cache = ImageCache(client: client)
+
+    let first = scenario.start(1, "image(for: cat.png)") { try await cache.image(for: .cat) }
+    try await scenario.settle()
+    let second = scenario.start(1, "image(for: cat.png)") { try await cache.image(for: .cat) }
+    try await scenario.settle()
+    // Every download of cat.png so far fails. A hears of it at once; B only after C has asked.
+    second.hold()
+    for request in client.requests.records where request.isInFlight {
+      client.requests.release(request.number, as: FakeImageClient.Outcome.failure.rawValue)
+    }
+    _ = try await first.results()
+    let third = scenario.start(1, "image(for: cat.png)") { try await cache.image(for: .cat) }
+    try await scenario.settle()
+    second.release()
+    try await scenario.settle()
+    let fourth = scenario.start(1, "image(for: cat.png)") { try await cache.image(for: .cat) }
+    try await scenario.settle()
+    client.open()
+    let results = try await first.results() + second.results() + third.results() + fourth.results()
+
+    let later = [results[2], results[3]]
+    #expect(
+      Set(later.compactMap(\.value)).count == 1,
+      scenario.explain(
+        """
+        A and B asked for cat.png, and the downloads under way failed. A heard of it at once, and \
+        C asked; only then did B hear of it, and D asked. C and D got different answers: \
+        \(describe(results)).
+        """,
+        correctly: "C and D get the same image, the one the cache keeps."
+      )
+    )
+  }
 }
 
 @Suite("Chapter 01: what the cache must keep doing", .testScheduler)
