@@ -44,7 +44,7 @@ public final class FakeFeedSocket: FeedSocket {
       state.delivered += 1
       return (state.onMessage, Self.message(state.delivered))
     }
-    CurrentCaller.$name.withValue("socket") {
+    CurrentCaller.withName("socket") {
       scenario.recordObservation("delivers message #\(message.sequence)", by: "socket")
       scenario.step { onMessage?(message) }
     }

@@ -33,7 +33,8 @@ public final class FakeSearchService: SearchService, FakeService {
 
   public func results(for query: String) async throws -> Data {
     // The answer names the caller who asked, after a separator no query holds, so that the
-    // decoder can hold that caller's decode even where it runs in a `Task.detached`.
+    // decoder can hold that caller's decode wherever it runs, even in work that carries no
+    // caller's name.
     let asker = CurrentCaller.name.map { Self.askedBy + $0 } ?? ""
     return try await requests.perform(for: query) { number, outcome in
       switch outcome {
@@ -65,8 +66,8 @@ public final class FakeSearchService: SearchService, FakeService {
 /// What ``SearchDecoder`` documents, and how this fake does it:
 /// - "Turns a backend's raw answer into hits": every answer the service sent, and it throws on
 ///   one sent as `undecodable`; a caller the test holds stays inside its decode while others
-///   run, as a big answer keeps its thread busy, also where the decode runs in a
-///   `Task.detached`, since each answer names the caller who asked for it.
+///   run, as a big answer keeps its thread busy, wherever the decode runs, since each answer
+///   names the caller who asked for it.
 public final class FakeSearchDecoder: SearchDecoder {
   /// One answer decoded.
   public struct Decoding: Sendable {

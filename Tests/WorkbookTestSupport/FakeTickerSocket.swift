@@ -74,7 +74,7 @@ public final class FakeTickerSocket: TickerSocket {
       return (state.ticks, open.compactMap { state.onTick[state.connections[$0].number] })
     }
     let next = tick(sequence)
-    CurrentCaller.$name.withValue("socket") {
+    CurrentCaller.withName("socket") {
       scenario.recordObservation("sends \(describe(next))", by: "socket")
       scenario.step {
         for onTick in receivers {

@@ -39,8 +39,9 @@ enum Choice: Hashable, Sendable, CustomStringConvertible {
   /// The task held back as `number` may run.
   case resumeTask(Int)
 
-  /// The name used for a request whose work carries no caller's name (a `Task.detached`).
-  static let unnamed = "detached"
+  /// The name used for a request whose work carries no caller's name: work that no caller
+  /// started.
+  static let unnamed = "nobody"
 
   var description: String {
     switch self {

@@ -11,8 +11,8 @@ public final class Requests: Sendable {
     public let number: Int
     /// What it was for, such as `cat.png` or `profile`.
     public let key: String
-    /// The caller whose work made it: its own task, a child task, or a `Task {}` it created.
-    /// `nil` for work in a `Task.detached`, which does not carry its caller's name.
+    /// The caller whose work made it: its own task, a child task, or a task it created, also with
+    /// `Task.detached` (see ``CurrentCaller/name``). `nil` for work that no caller started.
     public let caller: String?
     /// When it started, on the scenario's clock.
     public let startedAt: Int

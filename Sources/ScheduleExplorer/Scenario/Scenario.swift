@@ -140,7 +140,7 @@ public final class Scenario: Sendable {
         state.callers.append(CallerRecord(name: name, operation: operation, startedAt: state.clock))
         state.lanes[name] = lane
         state.tasks[name] = Task(executorPreference: lane) {
-          await CurrentCaller.$name.withValue(name) {
+          await CurrentCaller.withName(name) {
             self.record(.asked(operation))
             let result: Result<Value, any Error>
             do {
@@ -404,8 +404,9 @@ public final class Scenario: Sendable {
   /// caller whose name the work carries.
   ///
   /// For a fake that can tell whose work it is doing from what it was handed, such as an answer
-  /// it made for one caller's request: work in a `Task.detached` carries no caller's name, and
-  /// would otherwise never stop here. The name the work carries, if any, comes first.
+  /// it made for one caller's request: work that carries no caller's name, because no caller's
+  /// work was seen to start it, would otherwise never stop here. The name the work carries, if
+  /// any, comes first.
   public func holdPoint(_ what: String, for caller: String?) {
     guard Scheduler.shared.isCurrentThread, let name = CurrentCaller.name ?? caller,
       let lane = state.value.lanes[name],
@@ -419,7 +420,7 @@ public final class Scenario: Sendable {
 
   /// Records a step the test takes, such as letting the downloads finish, in the timeline.
   public func recordTestStep(_ step: String) {
-    CurrentCaller.$name.withValue(nil) {
+    CurrentCaller.withName(nil) {
       record(.test(step))
     }
   }

@@ -42,6 +42,9 @@ final class Scheduler: @unchecked Sendable {
     /// For a task started from outside the actor's jobs that the explorer holds back, its number
     /// (see ``setLateTasks(for:_:)``): it waits in the queue, and counts as settled, until let go.
     var heldAs: Int?
+    /// For a task's job from the global executor, who may have created the task (see
+    /// ``TaskCreators``).
+    let creation: TaskCreators.Creation?
   }
 
   /// What the scheduler is doing. Only one job runs at a time, whichever thread runs it.
@@ -112,6 +115,7 @@ final class Scheduler: @unchecked Sendable {
   func enqueue(_ job: UnownedJob, on lane: Lane?) {
     let owner = lane?.scenario ?? Self.currentOwner
     let isWorld = lane != nil || (owner != nil && Self.doingTheWorldsWork)
+    let creation = lane == nil ? TaskCreators.creation(of: job) : nil
     var heldAs: Int?
     if lane == nil, isWorld, let owner, Self.eventOfTheWorld == owner {
       condition.lock()
@@ -120,7 +124,9 @@ final class Scheduler: @unchecked Sendable {
       heldAs = late?()
     }
     condition.lock()
-    queue.append(Entry(job: job, lane: lane, owner: owner, isWorld: isWorld, heldAs: heldAs))
+    queue.append(
+      Entry(
+        job: job, lane: lane, owner: owner, isWorld: isWorld, heldAs: heldAs, creation: creation))
     condition.broadcast()
     let held = lane?.isHeld ?? false
     condition.unlock()
@@ -231,7 +237,7 @@ final class Scheduler: @unchecked Sendable {
     return key
   }()
 
-  private static var isRunner: Bool {
+  static var isRunner: Bool {
     get { pthread_getspecific(runnerKey) != nil }
     set { pthread_setspecific(runnerKey, newValue ? UnsafeRawPointer(bitPattern: 1) : nil) }
   }
@@ -320,6 +326,7 @@ final class Scheduler: @unchecked Sendable {
     taskOrders[scenario] = nil
     lateTasks[scenario] = nil
     condition.unlock()
+    TaskCreators.forget(owner: scenario)
   }
 
   /// Picks which of several ready jobs runs first: given how many there are, in the order they
@@ -492,6 +499,7 @@ final class Scheduler: @unchecked Sendable {
         }
         let entry = queue.remove(at: index)
         activity = .running(owner: entry.owner)
+        if let creation = entry.creation { TaskCreators.note(creation, owner: entry.owner) }
         return (entry, before)
       }
       condition.wait()

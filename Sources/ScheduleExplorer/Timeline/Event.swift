@@ -19,9 +19,8 @@ struct Event: Sendable {
     case test(String)
   }
 
-  /// The caller whose task (or a task it started with `Task {}`) made this happen; `nil` when the
-  /// work ran in a detached task, which does not inherit the caller's name, or for the test's own
-  /// steps.
+  /// The caller whose task, or a task it started, made this happen (``CurrentCaller/name``);
+  /// `nil` for the test's own steps and for work that no caller started.
   let caller: String?
   let kind: Kind
 
@@ -47,8 +46,33 @@ struct Event: Sendable {
 /// The name of the caller a task works for: set by ``Scenario`` when it starts a caller, inherited
 /// by every `Task {}` that caller creates, and read by the fakes to attribute their requests.
 public enum CurrentCaller {
-  /// The caller's name, such as `A`, or `nil` in work that carries no caller's name: the test's
-  /// own, or a `Task.detached`'s. A fake that does work of its own, such as a socket delivering a
-  /// message, binds it to a name of its own (`socket`) with `$name.withValue(_:operation:)`.
-  @TaskLocal public static var name: String?
+  /// The caller's name, such as `A`, or `nil` in work that carries no caller's name, such as the
+  /// test's own.
+  ///
+  /// A `Task.detached` inherits no task-local value, but where the scheduler saw a caller's work
+  /// create it, it carries that caller's name all the same: the caller who started the work is
+  /// the one who waits for it, and the one a message about it should name.
+  public static var name: String? {
+    bound ?? TaskCreators.callerOfCurrentTask
+  }
+
+  /// Runs `operation` as work of `name`, such as a fake's own work under a name of its own
+  /// (`socket`), or the test's own (`nil`).
+  public static func withName<Result>(
+    _ name: String?, operation: () throws -> Result
+  ) rethrows -> Result {
+    try $bound.withValue(.some(name), operation: operation)
+  }
+
+  /// Runs `operation` as work of `name`; see ``withName(_:operation:)``.
+  public static func withName<Result>(
+    _ name: String?,
+    isolation: isolated (any Actor)? = #isolation,
+    operation: () async throws -> Result
+  ) async rethrows -> Result {
+    try await $bound.withValue(.some(name), operation: operation)
+  }
+
+  /// The name bound by ``withName(_:operation:)``, even if `nil`; `.none` where nothing is bound.
+  @TaskLocal private static var bound: String?? = .none
 }

@@ -10,7 +10,7 @@ func drawTimeline(_ events: [Event]) -> String {
   guard !events.isEmpty else { return "Timeline: nothing happened." }
   var lanes: [String: [String]] = [:]
   for (index, event) in events.enumerated() {
-    let lane = event.isTestStep ? "test" : event.caller.map(laneName) ?? "detached"
+    let lane = event.isTestStep ? "test" : event.caller.map(laneName) ?? Choice.unnamed
     lanes[lane, default: []].append("\(index + 1) \(event.text)")
   }
   let order = lanes.keys.sorted { laneRank($0) < laneRank($1) }
@@ -20,9 +20,8 @@ func drawTimeline(_ events: [Event]) -> String {
     let name = lane.padding(toLength: width, withPad: " ", startingAt: 0)
     lines.append("  \(name) | " + lanes[lane, default: []].joined(separator: " · "))
   }
-  if lanes["detached"] != nil {
-    lines.append(
-      "  (work in a `Task.detached` does not carry its caller's name, so it has a lane of its own)")
+  if lanes[Choice.unnamed] != nil {
+    lines.append("  (work that no caller started has a lane of its own)")
   }
   return lines.joined(separator: "\n")
 }
@@ -36,7 +35,7 @@ private func laneName(_ caller: String) -> String {
 private func laneRank(_ lane: String) -> (Int, String) {
   switch lane {
   case "test": (1, lane)
-  case "detached": (2, lane)
+  case Choice.unnamed: (2, lane)
   default: (0, lane)
   }
 }

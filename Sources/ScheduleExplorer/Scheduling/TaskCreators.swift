@@ -1,0 +1,108 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Which caller's work created each task that reached the scheduler from the global executor, so
+/// that work in a `Task.detached` is told apart by the caller who started it.
+///
+/// A detached task inherits no task-local value (SE-0311), so it does not carry its caller's name
+/// (``CurrentCaller``). But the runtime enqueues a new task at once, from the code that creates
+/// it, while that code's task is still the current one: the global enqueue hook runs inside the
+/// creator's task, and can read the creator's name. Later enqueues of the same task come from
+/// whoever resumes it, so only the first one counts. Tasks are told apart by the runtime's task
+/// identifier, which the runtime hands out from a counter, rather than by their address, which
+/// a new task may reuse.
+///
+/// A task's first enqueue here is not always its creation: a task that began on another executor
+/// (a caller's lane, the main actor) may come here later. Two facts rule those out. A task that
+/// moves here on its own is the current task when it is enqueued; and a creator is always older
+/// than the task it creates, since identifiers count up.
+enum TaskCreators {
+  /// What the thread that enqueues a task knows of its creation, if this is its first enqueue.
+  struct Creation {
+    /// The task's identifier.
+    let id: UInt64
+    /// The name the current task carried when it enqueued the task, if it is older than the task,
+    /// as its creator is.
+    let caller: String?
+  }
+
+  private struct Entry {
+    /// The scenario whose work enqueued the task, if any: its entries go when it ends.
+    let owner: Int?
+    /// The name of the caller whose work created the task, or `nil`.
+    let caller: String?
+  }
+
+  /// Read and written only by the scheduler's threads, which run one job at a time: a lock that
+  /// other threads never take orders nothing between their work and the jobs', so the Thread
+  /// Sanitizer still sees every race between them.
+  private static let seen = Locked([UInt64: Entry]())
+
+  /// What to remember of `job`'s task, should this be its first enqueue: call it from the global
+  /// executor's enqueue, on the thread that enqueues, and hand it to ``note(_:owner:)`` when the
+  /// job is taken from the queue.
+  static func creation(of job: UnownedJob) -> Creation? {
+    guard let runtime else { return nil }
+    let id = runtime.taskID(job)
+    guard id != 0 else { return nil }
+    let current = runtime.currentTask().map {
+      runtime.taskID(unsafeBitCast($0, to: UnownedJob.self))
+    }
+    let caller: String? = if let current, current < id { CurrentCaller.name } else { nil }
+    return Creation(id: id, caller: caller)
+  }
+
+  /// Remembers who created a task, if it is the first time the scheduler takes one of its jobs:
+  /// a task can be enqueued again only after it has run, so its first job taken is the one its
+  /// creation enqueued. Call it from one of the scheduler's threads.
+  static func note(_ creation: Creation, owner: Int?) {
+    seen.withLock { seen in
+      if seen[creation.id] == nil {
+        seen[creation.id] = Entry(owner: owner, caller: creation.caller)
+      }
+    }
+  }
+
+  /// The name of the caller whose work created the current task, if the current thread is one of
+  /// the scheduler's, the task came to it from the global executor and a caller's work created it.
+  static var callerOfCurrentTask: String? {
+    guard Scheduler.isRunner, let runtime, let task = runtime.currentTask() else {
+      return nil
+    }
+    let id = runtime.taskID(unsafeBitCast(task, to: UnownedJob.self))
+    return seen.withLock { $0[id]?.caller }
+  }
+
+  /// Forgets the tasks that scenario `owner`'s work enqueued, once it has ended, if the current
+  /// thread is one of the scheduler's; on another thread they stay, a few bytes each.
+  static func forget(owner: Int) {
+    guard Scheduler.isRunner else { return }
+    seen.withLock { seen in
+      seen = seen.filter { $0.value.owner != owner }
+    }
+  }
+
+  /// The two runtime entry points this needs, both exported by the Swift runtime; where either is
+  /// missing, no task is attributed to its creator and detached work carries no caller's name.
+  private struct Runtime {
+    /// `swift_task_getCurrent`: the task running on this thread, if any.
+    let currentTask: @convention(thin) () -> UnsafeRawPointer?
+    /// `swift_task_getJobTaskId`: a task's identifier, counting up from 1; 0 for a job that is
+    /// not a task.
+    let taskID: @convention(thin) (UnownedJob) -> UInt64
+  }
+
+  private static let runtime: Runtime? = {
+    let process = dlopen(nil, RTLD_NOW)
+    guard let current = dlsym(process, "swift_task_getCurrent"),
+      let taskID = dlsym(process, "swift_task_getJobTaskId")
+    else { return nil }
+    return Runtime(
+      currentTask: unsafeBitCast(
+        current, to: (@convention(thin) () -> UnsafeRawPointer?).self),
+      taskID: unsafeBitCast(taskID, to: (@convention(thin) (UnownedJob) -> UInt64).self))
+  }()
+}
