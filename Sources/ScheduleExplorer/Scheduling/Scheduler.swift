@@ -51,8 +51,8 @@ final class Scheduler: @unchecked Sendable {
   private enum Activity {
     /// Waiting for a job it may run.
     case idle
-    /// Running a job of the scenario it names, or of nobody's.
-    case running(owner: Int?)
+    /// Running a job of the scenario it names, or of nobody's, since the moment given.
+    case running(owner: Int?, since: ContinuousClock.Instant)
 
     var isRunning: Bool {
       if case .running = self { true } else { false }
@@ -212,7 +212,7 @@ final class Scheduler: @unchecked Sendable {
   func isSettled(_ scenario: Int) -> Bool {
     condition.lock()
     defer { condition.unlock() }
-    if case .running(let owner) = activity, owner == scenario { return false }
+    if case .running(let owner, _) = activity, owner == scenario { return false }
     if parked.contains(where: { $0.lane.scenario == scenario && !$0.lane.isHeld }) { return false }
     return !queue.contains { entry in
       entry.owner == scenario && !(entry.lane?.isHeld ?? false) && entry.heldAs == nil
@@ -277,7 +277,7 @@ final class Scheduler: @unchecked Sendable {
       condition.wait()
     }
     parked.removeAll { $0.id == id }
-    activity = .running(owner: owner)
+    activity = .running(owner: owner, since: .now)
     pausedFor += ContinuousClock.now - stopped
     condition.unlock()
     return true
@@ -388,7 +388,13 @@ final class Scheduler: @unchecked Sendable {
   func busyTime(ofAllBut id: Int) -> Duration {
     condition.lock()
     defer { condition.unlock() }
-    return allBusy - busy[id, default: .zero]
+    // A job still running counts as it goes: one that blocks its thread for a while, as a test
+    // waiting for a process of its own does, holds up every other scenario meanwhile.
+    var running = Duration.zero
+    if case .running(let owner, let since) = activity, owner != id {
+      running = .now - since
+    }
+    return allBusy - busy[id, default: .zero] + running
   }
 
   /// How long the thread has spent running scenario `id`'s jobs so far: its share of the thread,
@@ -442,6 +448,7 @@ final class Scheduler: @unchecked Sendable {
     Self.isRunner = true
     while true {
       let (entry, before) = nextEntry()
+      let taken = ContinuousClock.now
       Self.currentOwner = entry.owner
       Self.doingTheWorldsWork = entry.isWorld
       before?()
@@ -453,22 +460,25 @@ final class Scheduler: @unchecked Sendable {
         spinWithoutOrdering { acting.load(ordering: .relaxed) == 0 }
         actingDuring.store(0, ordering: .relaxed)
       }
-      let started = ContinuousClock.now
       if let lane = entry.lane {
         entry.job.runSynchronously(on: lane.asUnownedTaskExecutor())
       } else {
         entry.job.runSynchronously(on: globalWork.asUnownedTaskExecutor())
       }
-      let spent = ContinuousClock.now - started - pausedFor
       Self.currentOwner = nil
       Self.doingTheWorldsWork = false
       condition.lock()
       activity = .idle
       condition.broadcast()
-      if let owner = entry.owner { busy[owner, default: .zero] += spent }
-      allBusy += spent
       condition.unlock()
       notify(entry.owner)
+      // The job's share of the thread: the job, and the work around it, such as checking whether
+      // it settled its scenario, in which no other job could run either.
+      let share = ContinuousClock.now - taken - pausedFor
+      condition.lock()
+      if let owner = entry.owner { busy[owner, default: .zero] += share }
+      allBusy += share
+      condition.unlock()
     }
   }
 
@@ -498,7 +508,7 @@ final class Scheduler: @unchecked Sendable {
           }
         }
         let entry = queue.remove(at: index)
-        activity = .running(owner: entry.owner)
+        activity = .running(owner: entry.owner, since: .now)
         if let creation = entry.creation { TaskCreators.note(creation, owner: entry.owner) }
         return (entry, before)
       }
