@@ -207,7 +207,7 @@ struct ImageCacheExplorationTests {
 }
 
 /// The cache in a world of its own, with the promise it keeps in every schedule.
-struct ImageCacheWorld: ExplorationWorld {
+struct ImageCacheWorld: ChapterWorld {
   let client: FakeImageClient
   let cache: ImageCache
 

@@ -313,7 +313,7 @@ struct InFlightExplorationTests {
 }
 
 /// The cache in a world of its own, with the promise it keeps in every schedule.
-struct ImageCacheWorld: ExplorationWorld {
+struct ImageCacheWorld: ChapterWorld {
   let client: FakeImageClient
   let cache: ImageCache
 

@@ -327,7 +327,7 @@ struct MarketDataExplorationTests {
 }
 
 /// The cache in a world of its own, with the promise it keeps in every schedule.
-struct MarketDataWorld: ExplorationWorld {
+struct MarketDataWorld: ChapterWorld {
   let feed: FakeMarketDataFeed
   let cache: MarketDataCache
 

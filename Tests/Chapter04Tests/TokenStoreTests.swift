@@ -358,7 +358,7 @@ struct TokenStoreExplorationTests {
 
 /// The store in a world of its own, holding access-0, which has expired and which the API has just
 /// turned away, with the promise it keeps in every schedule.
-struct TokenStoreWorld: ExplorationWorld {
+struct TokenStoreWorld: ChapterWorld {
   let server: FakeAuthServer
   let store: TokenStore
 

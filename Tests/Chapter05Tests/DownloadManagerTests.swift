@@ -314,7 +314,7 @@ struct DownloadManagerExplorationTests {
 /// The manager in a world whose cancelled downloads take a moment to wind down, and then throw
 /// `CancellationError` or, as `URLSession`'s do, `URLError(.cancelled)`, with the promise it keeps
 /// in every schedule.
-struct DownloadManagerWorld: ExplorationWorld {
+struct DownloadManagerWorld: ChapterWorld {
   enum Call: ExploredCall {
     case download(URL, for: String)
     case cancel(String)

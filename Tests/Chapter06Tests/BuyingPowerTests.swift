@@ -492,7 +492,7 @@ struct BuyingPowerExplorationTests {
 }
 
 /// An account of $100.00 in a world of its own, with the promise it keeps in every schedule.
-struct BuyingPowerWorld: ExplorationWorld {
+struct BuyingPowerWorld: ChapterWorld {
   struct Call: ExploredCall {
     let order: Order
 

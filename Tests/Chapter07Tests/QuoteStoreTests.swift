@@ -258,7 +258,7 @@ struct QuoteStoreExplorationTests {
 }
 
 /// The store in a world of its own, with the promise it keeps in every schedule.
-struct QuoteStoreWorld: ExplorationWorld {
+struct QuoteStoreWorld: ChapterWorld {
   struct Call: ExploredCall {
     let key: String?
 

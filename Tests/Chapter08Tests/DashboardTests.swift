@@ -197,7 +197,7 @@ struct DashboardExplorationTests {
 
 /// The dashboard in a world of its own, whose cancelled requests take a moment to wind down, with
 /// the promise it keeps in every schedule.
-struct DashboardWorld: ExplorationWorld {
+struct DashboardWorld: ChapterWorld {
   let service: FakeDashboardService
   let dashboard: Dashboard
 

@@ -297,7 +297,7 @@ struct AvatarLoaderExplorationTests {
 /// The loader in a world whose cancelled downloads take a moment to wind down, and then throw
 /// `CancellationError` or, as `URLSession`'s do, `URLError(.cancelled)`, with the promise it keeps
 /// in every schedule.
-struct AvatarLoaderWorld: ExplorationWorld {
+struct AvatarLoaderWorld: ChapterWorld {
   let client: FakeImageClient
   let loader: AvatarLoader
 

@@ -148,7 +148,7 @@ struct MarketFeedExplorationTests {
 
 /// The feed in a world whose socket delivers up to three messages, with the promise it keeps in
 /// every schedule.
-struct MarketFeedWorld: ExplorationWorld {
+struct MarketFeedWorld: ChapterWorld {
   static let deliveries = 3
 
   let socket: FakeFeedSocket

@@ -253,7 +253,7 @@ struct SearchModelExplorationTests {
 
 /// A search screen in a world of its own, whose view, like `.task(id:)`, cancels the search for
 /// the old text whenever a new one starts.
-struct SearchScreenWorld: ExplorationWorld {
+struct SearchScreenWorld: ChapterWorld {
   struct Call: ExploredCall {
     let query: String
 

@@ -293,7 +293,7 @@ struct StatementLoaderExplorationTests {
 }
 
 /// A loader over a fake legacy client, with the promise it keeps in every schedule.
-struct StatementLoaderWorld: ExplorationWorld {
+struct StatementLoaderWorld: ChapterWorld {
   struct Call: ExploredCall {
     let month: String
 

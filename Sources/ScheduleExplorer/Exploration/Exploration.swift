@@ -59,7 +59,8 @@ import Testing
 /// - `SCHEDULE_EXPLORER_REPLAY`, written `<test module>: <schedule>`, replays that one schedule
 ///   in that module's explorations instead of exploring;
 /// - `SCHEDULE_EXPLORER_TEST_COMMAND` is the command that the printed replay line starts with, in
-///   place of `swift test`, for a tool that builds its tests with options of its own.
+///   place of `swift test`, for a tool that builds its tests with options of its own; without it,
+///   the world's ``ExplorationWorld/replayCommand``, if any.
 ///
 /// The same schedules run in the same order every time: the scheduler makes every run of a
 /// schedule the same run.
@@ -380,14 +381,10 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
     // A module may hold more than one exploration, and a schedule belongs to the one that
     // printed it: the filter runs that test alone.
     let test = Test.current.map { " --filter \($0.name.prefix { $0 != "(" })" } ?? ""
-    // `workbook check` says how it runs the tests; a run started by hand with the lessons'
-    // command is told by the chapter it builds, and replays with the same command.
-    let environment = ProcessInfo.processInfo.environment
+    // A tool that runs the tests says how it builds them; otherwise the world may know.
     let command =
-      environment["SCHEDULE_EXPLORER_TEST_COMMAND"]
-      ?? environment["WORKBOOK_CHAPTERS"].map {
-        "WORKBOOK_CHAPTERS=\($0) swift test --scratch-path .build/chapters"
-      } ?? "swift test"
+      ProcessInfo.processInfo.environment["SCHEDULE_EXPLORER_TEST_COMMAND"]
+      ?? World.replayCommand ?? "swift test"
     let replay = "SCHEDULE_EXPLORER_REPLAY='\(module): \(schedule)' \(command)\(test)"
     Issue.record(
       Comment(

@@ -46,6 +46,11 @@ public protocol ExplorationWorld: Sendable {
   /// whatever does not hold. It may ask the actor about its state: at a settled moment the actor is
   /// free, and a question that does not suspend changes nothing.
   func checkPromise(_ moment: Moment<Self>) async
+
+  /// The command that a printed replay line starts with, in place of `swift test`, for tests that
+  /// are built some other way, such as one part of a larger package; `nil` by default. The
+  /// environment's `SCHEDULE_EXPLORER_TEST_COMMAND`, when set, comes first.
+  static var replayCommand: String? { get }
 }
 
 extension ExplorationWorld {
@@ -57,6 +62,8 @@ extension ExplorationWorld {
   public func steps() -> [WorldStep] { [] }
   /// Does nothing, as there are no steps to take.
   public func take(_ name: String) {}
+  /// None: a replay line starts with `swift test`.
+  public static var replayCommand: String? { nil }
 }
 
 /// A call a caller can make in an exploration.
