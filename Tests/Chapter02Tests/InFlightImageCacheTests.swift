@@ -229,6 +229,39 @@ struct InFlightGuardTests {
     )
   }
 
+  @Test("A caller who asks while the first caller is still making its image joins its download")
+  func callerAskingWhileTheImageIsMadeJoinsIt() async throws {
+    let scenario = Scenario()
+    let client = FakeImageClient(scenario)
+    let cache = ImageCache(client: client)
+
+    let first = scenario.start(1, "image(for: cat.png)") { try await cache.image(for: .cat) }
+    try await scenario.settle()
+    // From the answer on, a task that the cache starts, to make the image elsewhere or for any
+    // other reason, starts late, as it may on a busy pool of threads; meanwhile B asks.
+    scenario.holdTasksTheActorStarts()
+    client.requests.release(1, as: FakeImageClient.Outcome.image)
+    try await scenario.settle()
+    let second = scenario.start(1, "image(for: cat.png)") { try await cache.image(for: .cat) }
+    try await scenario.settle()
+    scenario.letHeldTasksRun()
+    client.open()
+    let results = try await first.results() + second.results()
+    let downloads = client.downloads(of: .cat)
+
+    #expect(
+      downloads == 1,
+      scenario.explain(
+        """
+        Download #1 of cat.png had brought its bytes back, and caller A was not yet done with \
+        them when caller B asked for cat.png: \(downloads) downloads of cat.png started; \
+        expected 1. Callers got: \(describe(results)).
+        """,
+        correctly: "B joins download #1, or finds its image stored, and gets image #1."
+      )
+    )
+  }
+
   @Test("Different URLs download at the same time")
   func differentURLsDownloadAtTheSameTime() async throws {
     let scenario = Scenario()

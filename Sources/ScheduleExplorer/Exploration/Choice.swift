@@ -33,8 +33,9 @@ enum Choice: Hashable, Sendable, CustomStringConvertible {
   case step(String)
   /// Of the tasks ready together, the one that became ready in this position (from 1) runs first.
   case task(Int)
-  /// The `number`th task of the schedule that a world event started from outside the actor's
-  /// jobs, such as the `Task {}` a cancellation handler creates, is held back, or runs when ready.
+  /// The `number`th task of the schedule that may start late, one that a world event started from
+  /// outside the actor's jobs (the `Task {}` a cancellation handler creates) or one that the
+  /// actor's work started, is held back, or runs when ready.
   case late(task: Int, held: Bool)
   /// The task held back as `number` may run.
   case resumeTask(Int)

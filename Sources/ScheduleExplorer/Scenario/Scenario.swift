@@ -305,6 +305,39 @@ public final class Scenario: Sendable {
     Scheduler.shared.setTaskOrder(for: id) { ready in (ready - 1, nil) }
   }
 
+  // MARK: Tasks that start late
+
+  /// From now on, holds back every task that the actor's work starts in no caller's lane, such as
+  /// a `Task.detached` or a `Task {}` it creates, until ``letHeldTasksRun()``.
+  ///
+  /// The runtime starts such a task whenever it gets to it, so other calls may come in before it
+  /// has run, and while the work it does, such as a decode, goes on. Held, it waits in the
+  /// queue and counts as settled, so a test can settle, start another caller, and see what that
+  /// caller finds. An actor that starts no task meanwhile is not affected.
+  public func holdTasksTheActorStarts() {
+    recordTestStep("holds back every task the actor starts from now on")
+    let started = Locked(0)
+    Scheduler.shared.setLateTasks(for: id) { startedBy in
+      guard startedBy == .theActor else { return nil }
+      let number = started.withLock { count in
+        count += 1
+        return count
+      }
+      self.recordTestStep("holds back the task just started (task \(number))")
+      return number
+    }
+  }
+
+  /// Lets every task that ``holdTasksTheActorStarts()`` held back run, oldest first, and holds
+  /// no more.
+  public func letHeldTasksRun() {
+    recordTestStep("lets the tasks it held back run")
+    Scheduler.shared.setLateTasks(for: id, nil)
+    for number in Scheduler.shared.heldLateTasks(of: id) {
+      Scheduler.shared.letLateTaskRun(number, of: id)
+    }
+  }
+
   // MARK: Observations
 
   /// A failure message that ends with the timeline of what happened and what a correct actor

@@ -115,13 +115,13 @@ final class Scheduler: @unchecked Sendable {
   func enqueue(_ job: UnownedJob, on lane: Lane?) {
     let owner = lane?.scenario ?? Self.currentOwner
     let isWorld = lane != nil || (owner != nil && Self.doingTheWorldsWork)
-    let creation = lane == nil ? TaskCreators.creation(of: job) : nil
+    let creation = TaskCreators.creation(of: job)
     var heldAs: Int?
-    if lane == nil, isWorld, let owner, Self.eventOfTheWorld == owner {
+    if isWorld, let owner, let start = Self.start(of: creation, on: lane, owner: owner) {
       condition.lock()
       let late = lateTasks[owner]
       condition.unlock()
-      heldAs = late?()
+      heldAs = late?(start)
     }
     condition.lock()
     queue.append(
@@ -133,6 +133,22 @@ final class Scheduler: @unchecked Sendable {
     // A held caller just became ready to resume: a wait for that, perhaps begun by work the
     // scheduler cannot see (the main actor's), can end now.
     if held, let lane { notify(lane.scenario) }
+  }
+
+  /// Who is starting the task that `creation` describes, if this enqueue starts a task of
+  /// scenario `owner` that may start late (see ``setLateTasks(for:_:)``).
+  private static func start(
+    of creation: TaskCreators.Creation?, on lane: Lane?, owner: Int
+  ) -> LateStart? {
+    if lane == nil, eventOfTheWorld == owner { return .worldEvent }
+    // A job of the world's, running on this thread, creates a task that runs in no caller's lane:
+    // its first enqueue. (A task in a lane is a caller's own work, which holds reach.)
+    if lane == nil, isRunner, doingTheWorldsWork, currentOwner == owner, let creation,
+      TaskCreators.isFirstEnqueue(creation)
+    {
+      return .theActor
+    }
+    return nil
   }
 
   // MARK: Owners
@@ -349,15 +365,25 @@ final class Scheduler: @unchecked Sendable {
     condition.unlock()
   }
 
-  /// Decides, for each task started from outside the actor's jobs while scenario `id` makes a
-  /// world event happen (``asEventOfTheWorld(_:_:)``), whether it is held back: the number to
-  /// hold it as, or `nil` to let it run when it is ready.
+  /// Decides, for each task that scenario `id` starts, whether it is held back: the number to hold
+  /// it as, or `nil` to let it run when it is ready. It is asked about the tasks started from
+  /// outside the actor's jobs while the scenario makes a world event happen
+  /// (``asEventOfTheWorld(_:_:)``), and about those that the world's own jobs create: `Task {}`,
+  /// `Task.detached`, `async let` and task group children.
   ///
-  /// On the runtime's own executor such a task, like any, starts whenever a thread of the pool
-  /// takes it up, which may be after the actor has taken other calls. Held, it waits in the queue
-  /// and counts as settled until ``letLateTaskRun(_:of:)``. `late` is called outside the
-  /// scheduler's lock, on the thread that starts the task.
-  typealias LateTask = @Sendable () -> Int?
+  /// On the runtime's own executor such a task, like any, starts whenever the runtime gets to it,
+  /// which may be after the actor has taken other calls. Held, it waits in the queue and counts
+  /// as settled until ``letLateTaskRun(_:of:)``. `late` is called outside the scheduler's lock,
+  /// on the thread that starts the task.
+  typealias LateTask = @Sendable (_ startedBy: LateStart) -> Int?
+
+  /// What starts a task that may start late.
+  enum LateStart {
+    /// A world event made from outside the actor's jobs, such as a cancellation or a callback.
+    case worldEvent
+    /// A job of the world's own: the actor, or a task it started.
+    case theActor
+  }
 
   func setLateTasks(for id: Int, _ late: LateTask?) {
     condition.lock()

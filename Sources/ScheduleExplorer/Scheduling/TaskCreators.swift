@@ -4,19 +4,20 @@
   import Darwin
 #endif
 
-/// Which caller's work created each task that reached the scheduler from the global executor, so
-/// that work in a `Task.detached` is told apart by the caller who started it.
+/// Which caller's work created each task whose jobs the scheduler runs, so that work in a
+/// `Task.detached` is told apart by the caller who started it, and a task's first enqueue, the
+/// one that starts it, is told from the later ones.
 ///
 /// A detached task inherits no task-local value (SE-0311), so it does not carry its caller's name
 /// (``CurrentCaller``). But the runtime enqueues a new task at once, from the code that creates
-/// it, while that code's task is still the current one: the global enqueue hook runs inside the
+/// it, while that code's task is still the current one: the scheduler's enqueue runs inside the
 /// creator's task, and can read the creator's name. Later enqueues of the same task come from
 /// whoever resumes it, so only the first one counts. Tasks are told apart by the runtime's task
 /// identifier, which the runtime hands out from a counter, rather than by their address, which
 /// a new task may reuse.
 ///
 /// A task's first enqueue here is not always its creation: a task that began on another executor
-/// (a caller's lane, the main actor) may come here later. Two facts rule those out. A task that
+/// (the main actor's) may come here later. Two facts rule those out. A task that
 /// moves here on its own is the current task when it is enqueued; and a creator is always older
 /// than the task it creates, since identifiers count up.
 enum TaskCreators {
@@ -24,8 +25,9 @@ enum TaskCreators {
   struct Creation {
     /// The task's identifier.
     let id: UInt64
-    /// The name the current task carried when it enqueued the task, if it is older than the task,
-    /// as its creator is.
+    /// Whether the current task, when it enqueued the task, was older than it, as its creator is.
+    let byAnOlderTask: Bool
+    /// The name the current task carried then, if it was older.
     let caller: String?
   }
 
@@ -41,8 +43,8 @@ enum TaskCreators {
   /// Sanitizer still sees every race between them.
   private static let seen = Locked([UInt64: Entry]())
 
-  /// What to remember of `job`'s task, should this be its first enqueue: call it from the global
-  /// executor's enqueue, on the thread that enqueues, and hand it to ``note(_:owner:)`` when the
+  /// What to remember of `job`'s task, should this be its first enqueue: call it from the
+  /// scheduler's enqueue, on the thread that enqueues, and hand it to ``note(_:owner:)`` when the
   /// job is taken from the queue.
   static func creation(of job: UnownedJob) -> Creation? {
     guard let runtime else { return nil }
@@ -51,8 +53,9 @@ enum TaskCreators {
     let current = runtime.currentTask().map {
       runtime.taskID(unsafeBitCast($0, to: UnownedJob.self))
     }
-    let caller: String? = if let current, current < id { CurrentCaller.name } else { nil }
-    return Creation(id: id, caller: caller)
+    let byAnOlderTask = current.map { $0 < id } ?? false
+    return Creation(
+      id: id, byAnOlderTask: byAnOlderTask, caller: byAnOlderTask ? CurrentCaller.name : nil)
   }
 
   /// Remembers who created a task, if it is the first time the scheduler takes one of its jobs:
@@ -66,8 +69,15 @@ enum TaskCreators {
     }
   }
 
+  /// Whether `creation` describes a task's first enqueue, the one its creation makes: an older
+  /// task enqueues it, and the scheduler has never taken one of its jobs. Call it from one of the
+  /// scheduler's threads.
+  static func isFirstEnqueue(_ creation: Creation) -> Bool {
+    creation.byAnOlderTask && seen.withLock { $0[creation.id] == nil }
+  }
+
   /// The name of the caller whose work created the current task, if the current thread is one of
-  /// the scheduler's, the task came to it from the global executor and a caller's work created it.
+  /// the scheduler's, and a caller's work created the task.
   static var callerOfCurrentTask: String? {
     guard Scheduler.isRunner, let runtime, let task = runtime.currentTask() else {
       return nil
