@@ -239,7 +239,7 @@ struct InFlightGuardTests {
     try await scenario.settle()
     // From the answer on, a task that the cache starts, to make the image elsewhere or for any
     // other reason, starts late, as it may on a busy pool of threads; meanwhile B asks.
-    scenario.holdTasksTheActorStarts()
+    scenario.holdNewTasks()
     client.requests.release(1, as: FakeImageClient.Outcome.image)
     try await scenario.settle()
     let second = scenario.start(1, "image(for: cat.png)") { try await cache.image(for: .cat) }

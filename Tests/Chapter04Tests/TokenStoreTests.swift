@@ -331,6 +331,47 @@ struct TokenStoreGuardTests {
     )
     #expect(token == "access-\(refreshesBefore + 1)")
   }
+
+  @Test("A caller who hears late of a failed refresh it shared leaves the next refresh alone")
+  func lateNewsOfAFailedRefreshLeavesTheNextOneAlone() async throws {
+    let scenario = Scenario()
+    let server = FakeAuthServer(scenario)
+    let store = TokenStore(credentials: FakeAuthServer.validCredentials, server: server)
+    let report = "accessToken(replacing: access-0)"
+
+    let first = scenario.start(1, report) { try await store.accessToken(replacing: "access-0") }
+    try await scenario.settle()
+    let sharer = scenario.start(1, report) { try await store.accessToken(replacing: "access-0") }
+    try await scenario.settle()
+    // Refresh #1 fails, and A hears of it; B, who shared it, hears of it only after C has
+    // started refresh #2.
+    sharer.hold()
+    server.requests.release(1, as: "error")
+    _ = try await first.results()
+    let third = scenario.start(1, report) { try await store.accessToken(replacing: "access-0") }
+    try await scenario.settle()
+    sharer.release()
+    try await scenario.settle()
+    let fourth = scenario.start(1, report) { try await store.accessToken(replacing: "access-0") }
+    try await scenario.settle()
+    server.open()
+    let results =
+      try await first.results() + sharer.results() + third.results() + fourth.results()
+
+    #expect(
+      server.refreshes == 2 && server.rejectedRefreshes == 0,
+      scenario.explain(
+        """
+        Callers A and B reported access-0 and shared refresh #1, which failed. A heard of it at \
+        once and C's report started refresh #2; B heard of the failure only then, and after \
+        that D reported access-0 while refresh #2 was still out: \(server.refreshes) refreshes \
+        in all, \(server.rejectedRefreshes) of them turned away for a refresh token used \
+        before. Callers got: \(describe(results)).
+        """,
+        correctly: "D waits for refresh #2 and gets its token: two refreshes in all."
+      )
+    )
+  }
 }
 
 @Suite("Chapter 04: every interleaving", .testScheduler, .exposesBug)

@@ -138,6 +138,33 @@ struct SharedCancellationTests {
       )
     )
   }
+
+  @Test("Rows cancelled one after another, in the order they asked, leave the last row its image")
+  func rowsCancelledInTurnLeaveTheLastRowItsImage() async throws {
+    let scenario = Scenario()
+    let client = FakeImageClient(scenario)
+    let loader = AvatarLoader(client: client)
+
+    let rows = scenario.start(3, "avatar(at: cat.png)") { try await loader.avatar(at: .cat) }
+    try await scenario.settle()
+    rows.cancel("A")
+    try await scenario.settle()
+    rows.cancel("B")
+    try await scenario.settle()
+    client.open()
+    let results = try await rows.results()
+
+    #expect(
+      results[2].value == FakeImageClient.image(number: 1),
+      scenario.explain(
+        """
+        Rows A and B scrolled away, A first, while row C stayed on screen, waiting for download \
+        #1: \(describe(Array(results[2...]))).
+        """,
+        correctly: "A and B leave with CancellationError; C gets image #1."
+      )
+    )
+  }
 }
 
 @Suite("Chapter 09: what the loader must keep doing", .testScheduler)

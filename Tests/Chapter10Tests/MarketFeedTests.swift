@@ -83,6 +83,42 @@ struct MessageOrderTests {
       )
     )
   }
+
+  @Test("A message delivered just before the socket closes is applied before run() returns")
+  func aMessageDeliveredAsTheSocketClosesIsApplied() async throws {
+    let scenario = Scenario()
+    let socket = FakeFeedSocket(scenario)
+    let journal = FakeFeedJournal(scenario)
+    let feed = MarketFeed(socket: socket, journal: journal)
+    journal.open()
+
+    let runner = scenario.start(1, "run()") { await feed.run() }
+    try #require(await scenario.wait { socket.isConnected }, "run() should connect to the socket")
+    // Work the message starts off the socket's thread may start late, as it may on a busy pool of
+    // threads: here, after the socket has closed.
+    scenario.holdNewTasks()
+    socket.deliverNext()
+    socket.close()
+    try await scenario.settle()
+    let returnedEarly = runner.allFinished
+    let writtenByThen = journal.writtenSequence
+    scenario.letHeldTasksRun()
+    _ = try await runner.results()
+    let sent = FakeFeedSocket.sequence(ofMessage: 1)
+
+    #expect(
+      !returnedEarly || writtenByThen == [sent],
+      scenario.explain(
+        """
+        The socket delivered message #\(sent) and closed at once, and work that the message \
+        started had not yet begun. run() returned then, with \
+        \(writtenByThen.isEmpty ? "nothing" : numbered(writtenByThen)) written: whoever awaits \
+        run() takes its return to mean that every message it received is applied.
+        """,
+        correctly: "run() returns after message #\(sent) is written and applied."
+      )
+    )
+  }
 }
 
 @Suite("Chapter 10: what the feed must keep doing", .testScheduler)

@@ -1013,7 +1013,7 @@ public struct ExplorationBounds: Sendable {
   /// may take other calls before the task has begun, or while it runs; held, it waits until a
   /// later settled moment lets it run, which gives the other callers that moment. It multiplies
   /// the schedules of an actor that starts a task for each download: one such task took chapter
-  /// 02's exploration from 684 schedules to 4382. ``Scenario/holdTasksTheActorStarts()`` holds
+  /// 02's exploration from 684 schedules to 4382. ``Scenario/holdNewTasks()`` holds
   /// them in one scripted moment instead.
   public var lateTasksOfTheActor: Int
   /// Whether the cancelled requests of one caller that wind down (``Requests/Cancellation``) end

@@ -307,18 +307,19 @@ public final class Scenario: Sendable {
 
   // MARK: Tasks that start late
 
-  /// From now on, holds back every task that the actor's work starts in no caller's lane, such as
-  /// a `Task.detached` or a `Task {}` it creates, until ``letHeldTasksRun()``.
+  /// From now on, holds back every task that starts outside the callers' own work, until
+  /// ``letHeldTasksRun()``: those the actor's work starts in no caller's lane, such as a
+  /// `Task.detached` or a `Task {}` it creates, and those a world event starts, such as the
+  /// `Task {}` a socket's callback creates for each message.
   ///
-  /// The runtime starts such a task whenever it gets to it, so other calls may come in before it
-  /// has run, and while the work it does, such as a decode, goes on. Held, it waits in the
-  /// queue and counts as settled, so a test can settle, start another caller, and see what that
-  /// caller finds. An actor that starts no task meanwhile is not affected.
-  public func holdTasksTheActorStarts() {
-    recordTestStep("holds back every task the actor starts from now on")
+  /// The runtime starts such a task whenever it gets to it, so other calls and events may come
+  /// first, and may come while the work it does, such as a decode, goes on. Held, it waits in the
+  /// queue and counts as settled, so a test can settle, start another caller or close a socket,
+  /// and see what follows. An actor that starts no task meanwhile is not affected.
+  public func holdNewTasks() {
+    recordTestStep("holds back every task that starts from now on")
     let started = Locked(0)
-    Scheduler.shared.setLateTasks(for: id) { startedBy in
-      guard startedBy == .theActor else { return nil }
+    Scheduler.shared.setLateTasks(for: id) { _ in
       let number = started.withLock { count in
         count += 1
         return count
@@ -328,7 +329,7 @@ public final class Scenario: Sendable {
     }
   }
 
-  /// Lets every task that ``holdTasksTheActorStarts()`` held back run, oldest first, and holds
+  /// Lets every task that ``holdNewTasks()`` held back run, oldest first, and holds
   /// no more.
   public func letHeldTasksRun() {
     recordTestStep("lets the tasks it held back run")
