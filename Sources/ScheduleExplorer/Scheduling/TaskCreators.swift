@@ -16,10 +16,10 @@
 /// identifier, which the runtime hands out from a counter, rather than by their address, which
 /// a new task may reuse.
 ///
-/// A task's first enqueue here is not always its creation: a task that began on another executor
-/// (the main actor's) may come here later. Two facts rule those out. A task that
-/// moves here on its own is the current task when it is enqueued; and a creator is always older
-/// than the task it creates, since identifiers count up.
+/// A task's first enqueue here is not always its creation: a task that began on another executor,
+/// such as the main actor's, may come here later. It moves here on its own, so it is the current
+/// task when it is enqueued, and a creator is always older than the task it creates, since
+/// identifiers count up: such an enqueue is not taken for a creation.
 enum TaskCreators {
   /// What the thread that enqueues a task knows of its creation, if this is its first enqueue.
   struct Creation {
@@ -39,8 +39,8 @@ enum TaskCreators {
   }
 
   /// Read and written only by the scheduler's threads, which run one job at a time: a lock that
-  /// other threads never take orders nothing between their work and the jobs', so the Thread
-  /// Sanitizer still sees every race between them.
+  /// other threads never take orders nothing between their work and the jobs', and so hides no
+  /// race between them from the Thread Sanitizer.
   private static let seen = Locked([UInt64: Entry]())
 
   /// What to remember of `job`'s task, should this be its first enqueue: call it from the
