@@ -184,7 +184,7 @@ struct LiveQuoteGuardTests {
     let listener = screen.listen(to: quote)
     try await screen.scenario.settle()
     // A burst of ticks, all sent before the listener can take the first: a busy market does that.
-    let burst = 100
+    let burst = 1000
     for _ in 1...burst {
       screen.socket.sendNext()
     }
