@@ -161,6 +161,40 @@ struct DownloadManagerGuardTests {
     #expect(!downloading, "after its download finished, hero should not show a spinner")
   }
 
+  @Test("A download that has returned no longer counts as running, even before other work has run")
+  func returnedDownloadIsForgottenAtOnce() async throws {
+    let scenario = Scenario()
+    let client = FakeImageClient(scenario)
+    let manager = DownloadManager(client: client)
+
+    let hero = scenario.start(1, "download(cat.png, for: hero)") {
+      try await manager.download(.cat, for: "hero")
+    }
+    try await scenario.settle()
+    client.requests.release(1, as: FakeImageClient.Outcome.image)
+    // Once the answer is on its way back, a task the manager starts runs late, as it may on a
+    // busy pool of threads.
+    scenario.holdNewTasks()
+    try await scenario.settle()
+    let returned = hero.allFinished
+    let downloading = try await scenario.call("isDownloading(for: hero)") {
+      await manager.isDownloading(for: "hero")
+    }
+    scenario.letHeldTasksRun()
+    _ = try await hero.results()
+
+    #expect(
+      !returned || !downloading,
+      scenario.explain(
+        """
+        hero's download returned its image, and right after, before a task the manager had \
+        started since could run, hero still showed as downloading.
+        """,
+        correctly: "once download(cat.png, for: hero) has returned, hero shows no spinner."
+      )
+    )
+  }
+
   @Test("Cancelling a key stops showing it as downloading at once")
   func cancelledKeyStopsShowingAsDownloading() async throws {
     let scenario = Scenario()
