@@ -184,9 +184,12 @@ struct ReservationTests {
     )
   }
 
-  @Test("An order whose caller is cancelled still counts against the balance")
-  func cancelledOrderKeepsItsMoney() async throws {
+  @Test(
+    "An order whose caller is cancelled still counts against the balance",
+    arguments: [false, true])
+  func cancelledOrderKeepsItsMoney(endingLikeURLSession: Bool) async throws {
     let (scenario, exchange, account) = anAccount()
+    if endingLikeURLSession { exchange.windsDownCancelledOrdersLikeURLSession() }
 
     let order = scenario.start(1, "place(60 ACME, $60.00)") {
       try await account.place(sixtyDollars)
@@ -194,6 +197,11 @@ struct ReservationTests {
     try await scenario.settle()
     order.cancel()
     try await scenario.settle()
+    if endingLikeURLSession {
+      // The client's transfer winds down, and its wait ends with URLError(.cancelled).
+      exchange.requests.release(1, as: FakeExchange.cancelledLikeURLSession)
+      try await scenario.settle()
+    }
     // What the account shows while the order's fate is open. Then the exchange answers whatever
     // still waits, so that an account whose caller waits on for the answer ends too.
     let available = try await available(of: account, in: scenario)

@@ -12,8 +12,9 @@ import Testing
 /// - "Any other error": the outcome `unknown`, a ``FakeNetworkError`` for an answer lost on its
 ///   way back, and the outcome `timeout`, a URLError whose code is timedOut, as a client built
 ///   on URLSession throws when the answer is late; and a cancelled caller, whose wait ends at once
-///   with `CancellationError`, or winds down (the outcome `cancelled`), or is answered anyway
-///   (``answersCancelledOrders``).
+///   with `CancellationError`, or winds down (the outcome `cancelled`, or, after
+///   ``windsDownCancelledOrdersLikeURLSession()``, the outcome `URLError.cancelled`), or is
+///   answered anyway (``answersCancelledOrders``).
 public final class FakeExchange: Exchange, FakeService {
   public let requests: Requests
 
@@ -35,6 +36,17 @@ public final class FakeExchange: Exchange, FakeService {
   public var answersCancelledOrders: Bool {
     get { requests.cancellation == .isIgnored }
     set { requests.cancellation = newValue ? .isIgnored : .throwsAtOnce }
+  }
+
+  /// How a cancelled order's wait ends when it ends the way a client built on `URLSession` ends
+  /// it: throwing `URLError(.cancelled)`, not Swift's `CancellationError`.
+  public static let cancelledLikeURLSession = "URLError.cancelled"
+
+  /// Lets a cancelled caller's wait wind down until the test releases it, as a client's transfer
+  /// does, and end as ``cancelledLikeURLSession`` when the test names that outcome.
+  public func windsDownCancelledOrdersLikeURLSession() {
+    requests.cancellation = .windsDown
+    requests.mayEndCancelled(as: Self.cancelledLikeURLSession) { URLError(.cancelled) }
   }
 
   /// How many orders reached the exchange.
