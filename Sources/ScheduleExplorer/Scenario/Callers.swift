@@ -21,6 +21,20 @@ public final class Callers<Value: Sendable>: Sendable {
     }
   }
 
+  /// Lets these callers run on until each next leaves the actor, and stops each there, as
+  /// ``hold()`` does, until ``release()``: the actor is free meanwhile, as it is while another
+  /// thread runs what the caller left it for. A caller leaves the actor to run nonisolated code,
+  /// such as a `@concurrent` function or a service's method, and to return; so a caller held
+  /// there may have stepped off in the middle of its work, or finished it.
+  public func holdWhenTheyLeaveTheActor() {
+    let who = names.joined(separator: ", ")
+    let verb = names.count == 1 ? "it leaves" : "they leave"
+    scenario.recordTestStep("holds \(who) back as soon as \(verb) the actor")
+    for name in names {
+      scenario.holdWhenItLeavesTheActor(name)
+    }
+  }
+
   /// Lets callers held by ``hold()`` resume.
   public func release() {
     scenario.recordTestStep("lets \(names.joined(separator: ", ")) resume")

@@ -94,8 +94,9 @@ public final class Scenario: Sendable {
 
   deinit {
     // A held caller of a test that has ended is let go, so that its jobs drain.
-    for lane in state.value.lanes.values where lane.isHeld {
-      Scheduler.shared.setHeld(false, lane)
+    for lane in state.value.lanes.values {
+      Scheduler.shared.holdWhenLeaving(lane, nil)
+      if lane.isHeld { Scheduler.shared.setHeld(false, lane) }
     }
     for number in Scheduler.shared.heldLateTasks(of: id) {
       Scheduler.shared.letLateTaskRun(number, of: id)
@@ -394,12 +395,40 @@ public final class Scenario: Sendable {
   /// Holds or releases caller `name`: while held, whatever would resume it waits.
   func setHeld(_ held: Bool, _ name: String) {
     guard let lane = state.value.lanes[name] else { return }
+    Scheduler.shared.holdWhenLeaving(lane, nil)
     state.withLock { state in
       if let index = state.callers.firstIndex(where: { $0.name == name }) {
         state.callers[index].isHeld = held
       }
     }
     Scheduler.shared.setHeld(held, lane)
+  }
+
+  /// Holds caller `name` the next time its task leaves the actor it runs on (see ``ActorHops``):
+  /// to run nonisolated code, such as a `@concurrent` function or a service's method, or to
+  /// return. From there on, whatever would run it waits, as for a held caller, while the others
+  /// run; the actor is free meanwhile, as it is while another thread runs that code.
+  func holdWhenItLeavesTheActor(_ name: String) {
+    guard let lane = state.value.lanes[name] else { return }
+    // Weakly: a lane outlives its scenario.
+    Scheduler.shared.holdWhenLeaving(lane) { [weak self] in
+      guard let self else { return }
+      state.withLock { state in
+        if let index = state.callers.firstIndex(where: { $0.name == name }) {
+          state.callers[index].isHeld = true
+        }
+      }
+      record(.observed("leaves the actor, and is held there"), by: name)
+    }
+  }
+
+  /// How many times caller `name`'s task has left an actor so far: to run nonisolated code, such
+  /// as a `@concurrent` function or a service's method, or to return (see ``ActorHops``).
+  ///
+  /// A caller held where it left the actor (``Callers/holdWhenTheyLeaveTheActor()``) that leaves
+  /// it again once let go had stepped off in the middle of its work, not returned.
+  public func timesLeftTheActor(_ name: String) -> Int {
+    state.value.lanes[name].map { Scheduler.shared.leavings(of: $0) } ?? 0
   }
 
   /// How many jobs of caller `name` are ready to run but held, counting those stopped inside

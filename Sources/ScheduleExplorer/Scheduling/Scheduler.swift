@@ -116,6 +116,12 @@ final class Scheduler: @unchecked Sendable {
     let owner = lane?.scenario ?? Self.currentOwner
     let isWorld = lane != nil || (owner != nil && Self.doingTheWorldsWork)
     let creation = TaskCreators.creation(of: job)
+    // A task that completes on an actor wakes its waiters just as a task leaving the actor
+    // enqueues itself; on the scheduler's threads, only a task leaving work of its own lane
+    // counts.
+    let leaving =
+      lane.map { Self.isRunner ? Self.runningLane == Self.address(of: $0) : true } ?? false
+      && ActorHops.isLeavingAnActor(job)
     var heldAs: Int?
     if isWorld, let owner, let start = Self.start(of: creation, on: lane, owner: owner) {
       condition.lock()
@@ -127,9 +133,17 @@ final class Scheduler: @unchecked Sendable {
     queue.append(
       Entry(
         job: job, lane: lane, owner: owner, isWorld: isWorld, heldAs: heldAs, creation: creation))
+    var justLeft: (@Sendable () -> Void)?
+    if leaving, let lane { lane.leavings += 1 }
+    if leaving, let lane, let left = lane.holdWhenLeaving {
+      lane.isHeld = true
+      lane.holdWhenLeaving = nil
+      justLeft = left
+    }
     condition.broadcast()
     let held = lane?.isHeld ?? false
     condition.unlock()
+    justLeft?()
     // A held caller just became ready to resume: a wait for that, perhaps begun by work the
     // scheduler cannot see (the main actor's), can end now.
     if held, let lane { notify(lane.scenario) }
@@ -223,6 +237,26 @@ final class Scheduler: @unchecked Sendable {
     notify(lane.scenario)
   }
 
+  /// Holds `lane` the next time its caller's task leaves an actor (see ``ActorHops``), and then
+  /// calls `held`, on the thread that enqueues the task, outside the scheduler's lock; `nil`
+  /// stops waiting for that.
+  ///
+  /// Only the caller's own task waits then, not the actor: the actor's job, which a task coming
+  /// back to it may enqueue on the task's lane, runs the other callers waiting for the actor too,
+  /// so a hold on the way back would hold them all.
+  func holdWhenLeaving(_ lane: Lane, _ held: (@Sendable () -> Void)?) {
+    condition.lock()
+    lane.holdWhenLeaving = held
+    condition.unlock()
+  }
+
+  /// How many times the task of `lane`'s caller has left an actor (see ``ActorHops``).
+  func leavings(of lane: Lane) -> Int {
+    condition.lock()
+    defer { condition.unlock() }
+    return lane.leavings
+  }
+
   /// Whether nothing of `scenario` can run: no job of its is queued or running, except those of
   /// held lanes.
   func isSettled(_ scenario: Int) -> Bool {
@@ -252,6 +286,22 @@ final class Scheduler: @unchecked Sendable {
     pthread_key_create(&key, nil)
     return key
   }()
+
+  private static let runningLaneKey: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key, nil)
+    return key
+  }()
+
+  /// The lane of the job that this thread, one of the scheduler's, is running, if it has one.
+  private static var runningLane: UnsafeRawPointer? {
+    get { pthread_getspecific(runningLaneKey).map { UnsafeRawPointer($0) } }
+    set { pthread_setspecific(runningLaneKey, newValue) }
+  }
+
+  private static func address(of lane: Lane) -> UnsafeRawPointer {
+    UnsafeRawPointer(Unmanaged.passUnretained(lane).toOpaque())
+  }
 
   static var isRunner: Bool {
     get { pthread_getspecific(runnerKey) != nil }
@@ -486,11 +536,13 @@ final class Scheduler: @unchecked Sendable {
         spinWithoutOrdering { acting.load(ordering: .relaxed) == 0 }
         actingDuring.store(0, ordering: .relaxed)
       }
+      Self.runningLane = entry.lane.map(Self.address(of:))
       if let lane = entry.lane {
         entry.job.runSynchronously(on: lane.asUnownedTaskExecutor())
       } else {
         entry.job.runSynchronously(on: globalWork.asUnownedTaskExecutor())
       }
+      Self.runningLane = nil
       Self.currentOwner = nil
       Self.doingTheWorldsWork = false
       condition.lock()
@@ -613,6 +665,11 @@ final class Lane: TaskExecutor, @unchecked Sendable {
   let scenario: Int
   /// Guarded by the scheduler's lock.
   var isHeld = false
+  /// What to do when the caller's task next leaves an actor, where the lane is held; see
+  /// ``Scheduler/holdWhenLeaving(_:_:)``. Guarded by the scheduler's lock.
+  var holdWhenLeaving: (@Sendable () -> Void)?
+  /// How many times the caller's task has left an actor. Guarded by the scheduler's lock.
+  var leavings = 0
 
   init(for scenario: Int) {
     self.scenario = scenario

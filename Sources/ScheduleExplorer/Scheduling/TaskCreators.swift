@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Which caller's work created each task whose jobs the scheduler runs, so that work in a
 /// `Task.detached` is told apart by the caller who started it, and a task's first enqueue, the
 /// one that starts it, is told from the later ones.
@@ -95,24 +89,5 @@ enum TaskCreators {
     }
   }
 
-  /// The two runtime entry points this needs, both exported by the Swift runtime; where either is
-  /// missing, no task is attributed to its creator and detached work carries no caller's name.
-  private struct Runtime {
-    /// `swift_task_getCurrent`: the task running on this thread, if any.
-    let currentTask: @convention(thin) () -> UnsafeRawPointer?
-    /// `swift_task_getJobTaskId`: a task's identifier, counting up from 1; 0 for a job that is
-    /// not a task.
-    let taskID: @convention(thin) (UnownedJob) -> UInt64
-  }
-
-  private static let runtime: Runtime? = {
-    let process = dlopen(nil, RTLD_NOW)
-    guard let current = dlsym(process, "swift_task_getCurrent"),
-      let taskID = dlsym(process, "swift_task_getJobTaskId")
-    else { return nil }
-    return Runtime(
-      currentTask: unsafeBitCast(
-        current, to: (@convention(thin) () -> UnsafeRawPointer?).self),
-      taskID: unsafeBitCast(taskID, to: (@convention(thin) (UnownedJob) -> UInt64).self))
-  }()
+  private static var runtime: SwiftRuntime? { SwiftRuntime.current }
 }
