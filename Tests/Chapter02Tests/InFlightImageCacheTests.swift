@@ -262,6 +262,40 @@ struct InFlightGuardTests {
     )
   }
 
+  @Test(
+    "A caller who asks while the first caller has left the actor with its bytes joins its download")
+  func callerAskingWhileTheFirstIsAwayJoinsIt() async throws {
+    let scenario = Scenario()
+    let client = FakeImageClient(scenario)
+    let cache = ImageCache(client: client)
+
+    let first = scenario.start(1, "image(for: cat.png)") { try await cache.image(for: .cat) }
+    try await scenario.settle()
+    // Once the bytes are back, A may leave the actor to make its image elsewhere, in a
+    // `@concurrent` function or by waiting for a task; meanwhile the actor takes B's call.
+    first.holdWhenTheyLeaveTheActor()
+    client.requests.release(1, as: FakeImageClient.Outcome.image)
+    try await scenario.settle()
+    let second = scenario.start(1, "image(for: cat.png)") { try await cache.image(for: .cat) }
+    try await scenario.settle()
+    first.release()
+    client.open()
+    let results = try await first.results() + second.results()
+    let downloads = client.downloads(of: .cat)
+
+    #expect(
+      downloads == 1,
+      scenario.explain(
+        """
+        Download #1 of cat.png had brought its bytes back, and caller A had left the actor, \
+        not yet returned, when caller B asked for cat.png: \(downloads) downloads of cat.png \
+        started; expected 1. Callers got: \(describe(results)).
+        """,
+        correctly: "B joins download #1, or finds its image stored, and gets image #1."
+      )
+    )
+  }
+
   @Test("Different URLs download at the same time")
   func differentURLsDownloadAtTheSameTime() async throws {
     let scenario = Scenario()

@@ -195,6 +195,43 @@ struct DownloadManagerGuardTests {
     )
   }
 
+  @Test("A download whose image is still being made still counts as running")
+  func downloadStillMakingItsImageCountsAsRunning() async throws {
+    let scenario = Scenario()
+    let client = FakeImageClient(scenario)
+    let manager = DownloadManager(client: client)
+
+    let hero = scenario.start(1, "download(cat.png, for: hero)") {
+      try await manager.download(.cat, for: "hero")
+    }
+    try await scenario.settle()
+    // Once the bytes are back, A may leave the actor to make its image elsewhere, as in a
+    // `@concurrent` function, or to return. Held there, it lets the view ask meanwhile.
+    hero.holdWhenTheyLeaveTheActor()
+    client.requests.release(1, as: FakeImageClient.Outcome.image)
+    try await scenario.settle()
+    let leftSoFar = scenario.timesLeftTheActor("A")
+    let downloading = try await scenario.call("isDownloading(for: hero)") {
+      await manager.isDownloading(for: "hero")
+    }
+    hero.release()
+    _ = try await hero.results()
+    // Leaving the actor again once let go means A was held in the middle of its work.
+    let wasMakingItsImage = scenario.timesLeftTheActor("A") > leftSoFar
+
+    #expect(
+      !wasMakingItsImage || downloading,
+      scenario.explain(
+        """
+        hero's download had brought its bytes back, and caller A had left the actor in the \
+        middle of its work: once let go, it went back to an actor before it returned. While A \
+        was away, isDownloading(for: hero) answered false.
+        """,
+        correctly: "hero shows as downloading until download(cat.png, for: hero) returns."
+      )
+    )
+  }
+
   @Test("Cancelling a key stops showing it as downloading at once")
   func cancelledKeyStopsShowingAsDownloading() async throws {
     let scenario = Scenario()
