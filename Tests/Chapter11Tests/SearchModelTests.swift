@@ -194,6 +194,41 @@ struct SearchModelGuardTests {
     )
   }
 
+  @Test("A search typed past while it is away from the main actor after its decode shows nothing")
+  func searchTypedPastAwayAfterItsDecodeShowsNothing() async throws {
+    let screen = Screen()
+    let older = screen.type("s")
+    try await screen.waitForTheSearch(for: "s")
+    // From the answer on, the search for "s" is held where it leaves the main actor, as for its
+    // decode; let go, it is held where it leaves it next, wherever its work takes it then.
+    older.holdWhenTheyLeaveTheActor()
+    screen.service.release(1)
+    try await older.waitUntilHeldOrFinished()
+    older.holdWhenTheyLeaveTheActor()
+    try await older.waitUntilHeldOrFinished()
+    // The user types on: the view cancels the search for "s" and starts one for "sw".
+    older.cancel()
+    let newer = screen.type("sw")
+    try await screen.waitForTheSearch(for: "sw")
+    screen.service.release(2)
+    _ = try await newer.results()
+    older.release()
+    _ = try await older.results()
+    let shown = await screen.model.hits
+
+    #expect(
+      shown == FakeSearchService.hits(for: "sw"),
+      screen.scenario.explain(
+        """
+        The search for "s" had its answer, and had left the main actor twice since, when the \
+        user typed "sw" and the view cancelled it. The hits for "sw" were shown; then the \
+        search for "s" came back, and the screen now lists \(shown.map(\.title)).
+        """,
+        correctly: "the hits for \"sw\" stay; the search for \"s\" changes nothing once cancelled."
+      )
+    )
+  }
+
   @Test("Cancelling a search cancels its request")
   func cancellingASearchCancelsItsRequest() async throws {
     let screen = Screen()

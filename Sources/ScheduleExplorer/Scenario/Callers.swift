@@ -25,11 +25,16 @@ public final class Callers<Value: Sendable>: Sendable {
   /// ``hold()`` does, until ``release()``: the actor is free meanwhile, as it is while another
   /// thread runs what the caller left it for. A caller leaves the actor to run nonisolated code,
   /// such as a `@concurrent` function or a service's method, and to return; so a caller held
-  /// there may have stepped off in the middle of its work, or finished it.
+  /// there may have stepped off in the middle of its work, or finished it. A caller held already
+  /// is let go until its next leaving, so that a test can follow it from step to step.
   public func holdWhenTheyLeaveTheActor() {
     let who = names.joined(separator: ", ")
+    let held = scenario.callers.contains { names.contains($0.name) && $0.isHeld }
     let verb = names.count == 1 ? "it leaves" : "they leave"
-    scenario.recordTestStep("holds \(who) back as soon as \(verb) the actor")
+    scenario.recordTestStep(
+      held
+        ? "lets \(who) go on until \(verb) the actor again"
+        : "holds \(who) back as soon as \(verb) the actor")
     for name in names {
       scenario.holdWhenItLeavesTheActor(name)
     }
@@ -89,6 +94,28 @@ public final class Callers<Value: Sendable>: Sendable {
         """
         Caller \(names.joined(separator: ", ")) was held back after its request finished, but \
         nothing was ready to resume it: it was not waiting for that request.
+        """,
+        in: scenario
+      )
+    }
+  }
+
+  /// Waits until each of these callers is held with work ready to go on, or has finished: after
+  /// ``holdWhenTheyLeaveTheActor()``, until each has left the actor, or returned without leaving
+  /// it (a caller whose call is isolated to that actor too).
+  public func waitUntilHeldOrFinished() async throws {
+    let done = await scenario.wait {
+      self.names.allSatisfy { name in
+        self.hasFinished(name)
+          || (self.scenario.callers.contains { $0.name == name && $0.isHeld }
+            && self.scenario.queuedJobs(of: name) > 0)
+      }
+    }
+    guard done else {
+      throw Stalled(
+        """
+        Caller \(names.joined(separator: ", ")) was to be held where it next left the actor, but \
+        it neither left the actor nor returned: it waits for something that nothing will do.
         """,
         in: scenario
       )

@@ -407,11 +407,17 @@ public final class Scenario: Sendable {
   /// Holds caller `name` the next time its task leaves the actor it runs on (see ``ActorHops``):
   /// to run nonisolated code, such as a `@concurrent` function or a service's method, or to
   /// return. From there on, whatever would run it waits, as for a held caller, while the others
-  /// run; the actor is free meanwhile, as it is while another thread runs that code.
+  /// run; the actor is free meanwhile, as it is while another thread runs that code. A caller
+  /// held now is let go until then.
   func holdWhenItLeavesTheActor(_ name: String) {
     guard let lane = state.value.lanes[name] else { return }
+    state.withLock { state in
+      if let index = state.callers.firstIndex(where: { $0.name == name }) {
+        state.callers[index].isHeld = false
+      }
+    }
     // Weakly: a lane outlives its scenario.
-    Scheduler.shared.holdWhenLeaving(lane) { [weak self] in
+    Scheduler.shared.holdWhenLeaving(lane, letGo: true) { [weak self] in
       guard let self else { return }
       state.withLock { state in
         if let index = state.callers.firstIndex(where: { $0.name == name }) {

@@ -239,15 +239,19 @@ final class Scheduler: @unchecked Sendable {
 
   /// Holds `lane` the next time its caller's task leaves an actor (see ``ActorHops``), and then
   /// calls `held`, on the thread that enqueues the task, outside the scheduler's lock; `nil`
-  /// stops waiting for that.
+  /// stops waiting for that. With `letGo`, a held lane is let go in the same step, so that none
+  /// of its jobs runs before the hold is in place.
   ///
   /// Only the caller's own task waits then, not the actor: the actor's job, which a task coming
   /// back to it may enqueue on the task's lane, runs the other callers waiting for the actor too,
   /// so a hold on the way back would hold them all.
-  func holdWhenLeaving(_ lane: Lane, _ held: (@Sendable () -> Void)?) {
+  func holdWhenLeaving(_ lane: Lane, letGo: Bool = false, _ held: (@Sendable () -> Void)?) {
     condition.lock()
     lane.holdWhenLeaving = held
+    if letGo { lane.isHeld = false }
+    condition.broadcast()
     condition.unlock()
+    if letGo { notify(lane.scenario) }
   }
 
   /// How many times the task of `lane`'s caller has left an actor (see ``ActorHops``).
