@@ -191,6 +191,30 @@ struct ImageCacheGuardTests {
       """
     )
   }
+
+  @Test("An address that differs from another only in the case of its path is another picture")
+  func addressDifferingInCaseIsAnotherPicture() async throws {
+    let scenario = Scenario()
+    let client = FakeImageClient(scenario)
+    let cache = ImageCache(client: client)
+    client.open()
+
+    let cat = try await scenario.call("image(for: cat.png)") { try await cache.image(for: .cat) }
+    let capitalized = try await scenario.call("image(for: Cat.png)") {
+      try await cache.image(for: .catCapitalized)
+    }
+
+    #expect(
+      client.downloads(of: .catCapitalized) == 1 && cat != capitalized,
+      """
+      \(URL.cat) and \(URL.catCapitalized) differ only in the case of a letter of their path, \
+      which a server may tell apart: only the scheme and the host of an address ignore case. \
+      Asking for the second after the first started \(client.downloads(of: .catCapitalized)) \
+      downloads of it, and returned \(cat.testDescription) and \(capitalized.testDescription). \
+      Expected: a download of its own, and its own image.
+      """
+    )
+  }
 }
 
 @Suite("Chapter 01: every interleaving", .testScheduler, .exposesBug)

@@ -367,6 +367,37 @@ struct InFlightGuardTests {
       """
     )
   }
+
+  @Test(
+    "An address that differs from another only in the case of its path downloads apart, and keeps its picture"
+  )
+  func addressDifferingInCaseIsAnotherPicture() async throws {
+    let scenario = Scenario()
+    let client = FakeImageClient(scenario)
+    let cache = ImageCache(client: client)
+
+    let cat = scenario.start(1, "image(for: cat.png)") { try await cache.image(for: .cat) }
+    let capitalized = scenario.start(1, "image(for: Cat.png)") {
+      try await cache.image(for: .catCapitalized)
+    }
+    let bothRunning = await scenario.wait { client.requestsInFlight >= 2 }
+    client.open()
+    let results = try await cat.results() + capitalized.results()
+    let images = results.compactMap(\.value)
+
+    #expect(
+      bothRunning && images.count == 2 && images[0] != images[1],
+      scenario.explain(
+        """
+        \(URL.cat) and \(URL.catCapitalized) differ only in the case of a letter of their \
+        path, which a server may tell apart: only the scheme and the host of an address ignore \
+        case. Asked for at once, \(client.mostRequestsAtOnce) downloads ran at a time, and \
+        callers got: \(describe(results)).
+        """,
+        correctly: "each address has a download of its own, and each caller gets its own image."
+      )
+    )
+  }
 }
 
 @Suite("Chapter 02: every interleaving", .testScheduler, .exposesBug)
