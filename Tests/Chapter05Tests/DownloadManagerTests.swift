@@ -119,6 +119,45 @@ struct LatestRequestTests {
       )
     )
   }
+
+  @Test("A request made while an older one for its key is away from the actor replaces it")
+  func requestWhileTheOlderIsAwayReplacesIt() async throws {
+    let scenario = Scenario()
+    let client = FakeImageClient(scenario)
+    let manager = DownloadManager(client: client)
+
+    // A is held the first time it leaves the actor, wherever that is: to wait for its download,
+    // or for a step of its own before that, such as preparing its request.
+    let older = scenario.download(.cat, for: "hero", with: manager)
+    older.holdWhenTheyLeaveTheActor()
+    try await scenario.settle()
+    let newer = scenario.download(.dog, for: "hero", with: manager)
+    try await scenario.settle()
+    older.release()
+    try await scenario.settle()
+    let uncancelled = client.requests.records.filter {
+      $0.caller == "A" && $0.isInFlight && !$0.wasCancelled
+    }
+    let downloading = try await scenario.call("isDownloading(for: hero)") {
+      await manager.isDownloading(for: "hero")
+    }
+    client.open()
+    _ = try await older.results() + newer.results()
+
+    #expect(
+      uncancelled.isEmpty && downloading,
+      scenario.explain(
+        """
+        Caller B asked for hero while caller A, who had asked first, was away from the actor. \
+        Once A was back and everything had settled, \
+        \(uncancelled.isEmpty ? "no request of A's ran uncancelled" : "\(uncancelled.map(client.requests.name(of:)).joined(separator: ", ")), A's, still ran uncancelled"), \
+        and isDownloading(for: hero) answered \(downloading).
+        """,
+        correctly:
+          "B's request replaces A's: A's download is cancelled, and hero shows as downloading for B."
+      )
+    )
+  }
 }
 
 @Suite("Chapter 05: what the download manager must keep doing", .testScheduler)
@@ -228,6 +267,42 @@ struct DownloadManagerGuardTests {
         was away, isDownloading(for: hero) answered false.
         """,
         correctly: "hero shows as downloading until download(cat.png, for: hero) returns."
+      )
+    )
+  }
+
+  @Test(
+    "A newer request made while the older one is away from the actor with its bytes keeps its key")
+  func newerRequestWhileTheOlderIsAwayKeepsItsKey() async throws {
+    let scenario = Scenario()
+    let client = FakeImageClient(scenario)
+    let manager = DownloadManager(client: client)
+
+    let older = scenario.download(.cat, for: "hero", with: manager)
+    try await scenario.settle()
+    // Once its bytes are back, A may leave the actor, as for a `@concurrent` decode, or to return.
+    older.holdWhenTheyLeaveTheActor()
+    client.requests.release(1, as: FakeImageClient.Outcome.image)
+    try await scenario.settle()
+    let newer = scenario.download(.dog, for: "hero", with: manager)
+    try await scenario.settle()
+    older.release()
+    try await scenario.settle()
+    let downloading = try await scenario.call("isDownloading(for: hero)") {
+      await manager.isDownloading(for: "hero")
+    }
+    client.open()
+    _ = try await older.results() + newer.results()
+
+    #expect(
+      downloading,
+      scenario.explain(
+        """
+        Caller B asked for hero while caller A, whose bytes were back, was away from the actor. \
+        Once A had finished, isDownloading(for: hero) answered false, though B's download was \
+        still running.
+        """,
+        correctly: "hero shows as downloading for as long as B's download runs."
       )
     )
   }

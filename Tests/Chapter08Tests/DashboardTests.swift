@@ -103,6 +103,47 @@ struct DashboardGuardTests {
     )
   }
 
+  @Test("An older load that succeeds after a newer one has failed is what the dashboard shows")
+  func olderLoadSucceedingAfterANewerFailureIsShown() async throws {
+    let scenario = Scenario()
+    let service = FakeDashboardService(scenario)
+    let dashboard = Dashboard(service: service)
+
+    let older = scenario.start(1, "load()") { try await dashboard.load() }
+    try await scenario.settle()
+    let newer = scenario.start(1, "load()") { try await dashboard.load() }
+    try await scenario.settle()
+    /// Answers the waiting requests of `caller`, the first of them as `first`, until it returns.
+    func answer(_ caller: String, first: String, _ load: Callers<DashboardContent>) async throws {
+      var outcome = first
+      while !load.allFinished {
+        let waiting = service.requests.records.filter { $0.caller == caller && $0.isInFlight }
+        for request in waiting {
+          service.requests.release(request.number, as: outcome)
+          outcome = "content"
+        }
+        try await scenario.settle()
+      }
+    }
+    try await answer("B", first: "error", newer)
+    try await answer("A", first: "content", older)
+    let loaded = try await older.results()[0].value
+    let shown = try await scenario.call("content") { await dashboard.content }
+
+    #expect(
+      loaded != nil && shown == loaded,
+      scenario.explain(
+        """
+        Two loads overlapped: the newer one failed, and then the older one loaded \
+        \(loaded == nil ? "nothing" : "a dashboard"). The dashboard shows \
+        \(shown == nil ? "nothing" : shown == loaded ? "that dashboard" : "another dashboard"): \
+        the older load was the last to succeed, and no load started after it succeeded.
+        """,
+        correctly: "the older load returns its dashboard, and the dashboard shows it."
+      )
+    )
+  }
+
   @Test("A reload keeps the last dashboard shown until it succeeds")
   func reloadKeepsTheLastDashboard() async throws {
     let scenario = Scenario()
