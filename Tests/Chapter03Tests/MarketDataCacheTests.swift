@@ -243,6 +243,40 @@ struct MarketDataGuardTests {
       feed.fetches == 1, "two reads, one after the other, made \(feed.fetches) fetches; expected 1")
   }
 
+  @Test(
+    "A snapshot whose reader was away from the cache when invalidate() ran is not kept after it")
+  func snapshotWhoseReaderWasAwayIsNotKept() async throws {
+    let scenario = Scenario()
+    let feed = FakeMarketDataFeed(scenario)
+    let cache = MarketDataCache(feed: feed)
+
+    let reader = scenario.start(1, "snapshot()") { try await cache.snapshot() }
+    try await scenario.settle()
+    // Once fetch #1 has answered, A is held where it next leaves the cache: for a step of its own
+    // elsewhere, in the middle of its work, or to return. The book changes meanwhile.
+    reader.holdWhenTheyLeaveTheActor()
+    feed.release(1)
+    try await scenario.settle()
+    try await scenario.call("invalidate()") { await announceNewBook(feed, cache) }
+    reader.release()
+    _ = try await reader.results()
+    feed.open()
+    let later = try await scenario.call("snapshot()") { try await cache.snapshot() }
+
+    #expect(
+      feed.fetches == 2,
+      scenario.explain(
+        """
+        Fetch #1 had answered, and caller A had left the cache, not yet returned, when \
+        invalidate() said the book had changed. A reader who asked after A had returned got \
+        \(later.testDescription), after \(feed.fetches) fetches in all: the cache kept a book \
+        that invalidate() had already declared old.
+        """,
+        correctly: "A may still get snapshot #1; the reader after invalidate() gets a newer one."
+      )
+    )
+  }
+
   @Test("After invalidate(), the next reader fetches a fresh book")
   func invalidationMakesTheNextReaderFetch() async throws {
     let scenario = Scenario()

@@ -37,6 +37,42 @@ struct LateRejectionTests {
     )
   }
 
+  @Test("A report made while the refreshing caller is away from the store gets the new token")
+  func reportWhileTheRefresherIsAwayGetsTheNewToken() async throws {
+    let scenario = Scenario()
+    let server = FakeAuthServer(scenario)
+    let store = TokenStore(credentials: FakeAuthServer.validCredentials, server: server)
+
+    let first = scenario.start(1, "accessToken(replacing: access-0)") {
+      try await store.accessToken(replacing: "access-0")
+    }
+    try await scenario.settle()
+    // Once refresh #1 has answered, A is held where it next leaves the store: for a step of its
+    // own elsewhere, in the middle of its work, or to return. B reports access-0 meanwhile.
+    first.holdWhenTheyLeaveTheActor()
+    server.requests.release(1)
+    try await scenario.settle()
+    let late = scenario.start(1, "accessToken(replacing: access-0)") {
+      try await store.accessToken(replacing: "access-0")
+    }
+    try await scenario.settle()
+    first.release()
+    server.open()
+    let results = try await first.results() + late.results()
+
+    #expect(
+      server.refreshes == 1 && results.allSatisfy { $0.value == "access-1" },
+      scenario.explain(
+        """
+        Refresh #1 had answered, and caller A had left the store, not yet returned, when caller \
+        B reported access-0: \(server.refreshes) refreshes reached the server, and callers got \
+        \(describe(results)).
+        """,
+        correctly: "B gets access-1 from refresh #1, and refresh #1 stays the only refresh."
+      )
+    )
+  }
+
   @Test("A report of a token replaced two refreshes ago gets the current one, no refresh")
   func reportOfATokenReplacedTwiceGetsTheCurrentOne() async throws {
     let scenario = Scenario()

@@ -38,6 +38,45 @@ struct AnswerOrderTests {
     )
   }
 
+  @Test(
+    "An older answer does not replace a newer one, even while both refreshes are away from the store"
+  )
+  func olderAnswerDoesNotReplaceANewerOneWhileBothAreAway() async throws {
+    let scenario = Scenario()
+    let source = FakeQuoteSource(scenario)
+    let store = QuoteStore(source: source)
+
+    let older = scenario.start(1, "refresh(ACME)") { try await store.refresh("ACME") }
+    try await scenario.settle()
+    let newer = scenario.start(1, "refresh(ACME)") { try await store.refresh("ACME") }
+    try await scenario.settle()
+    // Each refresh, once answered, is held where it next leaves the store: for a step of its own
+    // elsewhere, or to return. #2 answers first; then #1; then #2's refresh goes on, then #1's.
+    newer.holdWhenTheyLeaveTheActor()
+    source.release(2)
+    try await scenario.settle()
+    older.holdWhenTheyLeaveTheActor()
+    source.release(1)
+    try await scenario.settle()
+    newer.release()
+    _ = try await newer.results()
+    older.release()
+    _ = try await older.results()
+    let shown = try await scenario.call("quote(for: ACME)") { await store.quote(for: "ACME") }
+
+    #expect(
+      shown == FakeQuoteSource.quote(number: 2),
+      scenario.explain(
+        """
+        Two refreshes of ACME overlapped. Request #2 answered first and then request #1; each \
+        refresh left the store once it had its answer, and #2's went on first. The store now \
+        shows \(shown?.testDescription ?? "nothing"): an older price replaced a newer one.
+        """,
+        correctly: "quote #2 is shown once it arrives, and still shown after #1's refresh ends."
+      )
+    )
+  }
+
   @Test("A newer answer stays shown when a later request fails")
   func newestArrivedAnswerWinsWhenALaterRequestFails() async throws {
     let scenario = Scenario()
