@@ -271,8 +271,8 @@ struct InFlightGuardTests {
 
     let first = scenario.start(1, "image(for: cat.png)") { try await cache.image(for: .cat) }
     try await scenario.settle()
-    // Once the bytes are back, A may leave the actor to make its image elsewhere, in a
-    // `@concurrent` function or by waiting for a task; meanwhile the actor takes B's call.
+    // Once the bytes are back, A is held where it next leaves the actor: to make its image in a
+    // `@concurrent` function, say, or to return. Meanwhile the actor takes B's call.
     first.holdWhenTheyLeaveTheActor()
     client.requests.release(1, as: FakeImageClient.Outcome.image)
     try await scenario.settle()

@@ -277,6 +277,49 @@ struct MarketDataGuardTests {
     )
   }
 
+  @Test("A reader still handling its failed fetch does not undo a newer one")
+  func readerHandlingAFailureDoesNotUndoANewerFetch() async throws {
+    let scenario = Scenario()
+    let feed = FakeMarketDataFeed(scenario)
+    let cache = MarketDataCache(feed: feed)
+
+    feed.failsFetches = true
+    let reader = scenario.start(1, "snapshot()") { try await cache.snapshot() }
+    try await scenario.settle()
+    // A hears of the failure, and whatever it then hands to a task of its own starts late, as it
+    // may on a busy pool of threads; meanwhile the book changes, and another reader comes.
+    reader.hold()
+    feed.release(1)
+    try await reader.waitUntilReadyToResume()
+    scenario.holdNewTasks()
+    reader.release()
+    try await scenario.settle()
+    try await scenario.call("invalidate()") { await announceNewBook(feed, cache) }
+    feed.failsFetches = false
+    let newer = scenario.start(1, "snapshot()") { try await cache.snapshot() }
+    try await scenario.settle()
+    scenario.letHeldTasksRun()
+    try await scenario.settle()
+    let later = scenario.start(1, "snapshot()") { try await cache.snapshot() }
+    try await scenario.settle()
+    let fetchesOut = feed.fetches
+    feed.open()
+    let results = try await reader.results() + newer.results() + later.results()
+
+    #expect(
+      fetchesOut == 2,
+      scenario.explain(
+        """
+        Fetch #1 failed, and caller A had not finished with the failure when the book changed \
+        and caller C read, starting fetch #2. Caller D then asked while fetch #2 was out, and \
+        \(fetchesOut) fetches had gone to the exchange by then. Callers got: \
+        \(describe(results)).
+        """,
+        correctly: "A gets the error; C and D share fetch #2."
+      )
+    )
+  }
+
   @Test("After invalidate(), the next reader fetches a fresh book")
   func invalidationMakesTheNextReaderFetch() async throws {
     let scenario = Scenario()

@@ -126,8 +126,8 @@ struct LatestRequestTests {
     let client = FakeImageClient(scenario)
     let manager = DownloadManager(client: client)
 
-    // A is held the first time it leaves the actor, wherever that is: to wait for its download,
-    // or for a step of its own before that, such as preparing its request.
+    // A is held the first time it leaves the actor: for a step of its own before it has recorded
+    // its download, such as preparing its request, or at its return.
     let older = scenario.download(.cat, for: "hero", with: manager)
     older.holdWhenTheyLeaveTheActor()
     try await scenario.settle()
