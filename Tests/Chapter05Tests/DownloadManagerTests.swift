@@ -131,6 +131,7 @@ struct LatestRequestTests {
     let older = scenario.download(.cat, for: "hero", with: manager)
     older.holdWhenTheyLeaveTheActor()
     try await scenario.settle()
+    let away = scenario.callers.contains { $0.name == "A" && $0.isHeld }
     let newer = scenario.download(.dog, for: "hero", with: manager)
     try await scenario.settle()
     older.release()
@@ -141,6 +142,7 @@ struct LatestRequestTests {
     let downloading = try await scenario.call("isDownloading(for: hero)") {
       await manager.isDownloading(for: "hero")
     }
+    let newerWaits = !newer.allFinished
     client.open()
     _ = try await older.results() + newer.results()
 
@@ -148,10 +150,12 @@ struct LatestRequestTests {
       uncancelled.isEmpty && downloading,
       scenario.explain(
         """
-        Caller B asked for hero while caller A, who had asked first, was away from the actor. \
-        Once A was back and everything had settled, \
+        Caller B asked for hero after caller A, while A \
+        \(away ? "was away from the actor" : "waited for its download"). Once A had ended and \
+        everything had settled, \
         \(uncancelled.isEmpty ? "no request of A's ran uncancelled" : "\(uncancelled.map(client.requests.name(of:)).joined(separator: ", ")), A's, still ran uncancelled"), \
-        and isDownloading(for: hero) answered \(downloading).
+        and isDownloading(for: hero) answered \(downloading)\
+        \(!downloading && newerWaits ? ", though B's call was still waiting for its download" : "").
         """,
         correctly:
           "B's request replaces A's: A's download is cancelled, and hero shows as downloading for B."
