@@ -269,8 +269,8 @@ struct MarketDataGuardTests {
         """
         Fetch #1 had answered, and caller A had left the cache, not yet returned, when \
         invalidate() said the book had changed. A reader who asked after A had returned got \
-        \(later.testDescription), after \(feed.fetches) fetches in all: the cache kept a book \
-        that invalidate() had already declared old.
+        \(later.testDescription), after \(feed.fetches) fetch\(feed.fetches == 1 ? "" : "es") in \
+        all: the cache kept a book that invalidate() had already declared old.
         """,
         correctly: "A may still get snapshot #1; the reader after invalidate() gets a newer one."
       )
@@ -311,8 +311,8 @@ struct MarketDataGuardTests {
       scenario.explain(
         """
         Fetch #1 failed, and caller A had not finished with the failure when the book changed \
-        and caller C read, starting fetch #2. Caller D then asked while fetch #2 was out, and \
-        \(fetchesOut) fetches had gone to the exchange by then. Callers got: \
+        and caller C read, starting fetch #2. Caller D then asked while fetch #2 was out; once \
+        D's call had settled, \(fetchesOut) fetches had gone to the exchange. Callers got: \
         \(describe(results)).
         """,
         correctly: "A gets the error; C and D share fetch #2."

@@ -143,6 +143,16 @@ struct LatestRequestTests {
       await manager.isDownloading(for: "hero")
     }
     let newerWaits = !newer.allFinished
+    var symptoms: [String] = []
+    if !uncancelled.isEmpty {
+      let names = uncancelled.map(client.requests.name(of:)).joined(separator: ", ")
+      symptoms.append("\(names), A's, still ran uncancelled, though B had replaced A")
+    }
+    if !downloading {
+      symptoms.append(
+        "isDownloading(for: hero) answered false"
+          + (newerWaits ? ", though B's call was still waiting for its download" : ""))
+    }
     client.open()
     _ = try await older.results() + newer.results()
 
@@ -151,11 +161,8 @@ struct LatestRequestTests {
       scenario.explain(
         """
         Caller B asked for hero after caller A, while A \
-        \(away ? "was away from the actor" : "waited for its download"). Once A had ended and \
-        everything had settled, \
-        \(uncancelled.isEmpty ? "no request of A's ran uncancelled" : "\(uncancelled.map(client.requests.name(of:)).joined(separator: ", ")), A's, still ran uncancelled"), \
-        and isDownloading(for: hero) answered \(downloading)\
-        \(!downloading && newerWaits ? ", though B's call was still waiting for its download" : "").
+        \(away ? "was away from the actor" : "waited for its download"). Once A had gone on and \
+        everything had settled, \(symptoms.joined(separator: "; ")).
         """,
         correctly:
           "B's request replaces A's: A's download is cancelled, and hero shows as downloading for B."
@@ -266,9 +273,9 @@ struct DownloadManagerGuardTests {
       !wasMakingItsImage || downloading,
       scenario.explain(
         """
-        hero's download had brought its bytes back, and caller A had left the actor in the \
-        middle of its work: once let go, it went back to an actor before it returned. While A \
-        was away, isDownloading(for: hero) answered false.
+        Download #1 had brought back its bytes, and caller A had left the actor in the middle \
+        of its work, not yet returned (once let go, it went back to an actor before it \
+        returned), when isDownloading(for: hero) answered false.
         """,
         correctly: "hero shows as downloading until download(cat.png, for: hero) returns."
       )

@@ -68,9 +68,10 @@ struct AnswerOrderTests {
       shown == FakeQuoteSource.quote(number: 2),
       scenario.explain(
         """
-        Two refreshes of ACME overlapped. Request #2 answered first and then request #1; each \
-        refresh left the store once it had its answer, and #2's went on first. The store now \
-        shows \(shown?.testDescription ?? "nothing"): an older price replaced a newer one.
+        Two refreshes of ACME overlapped. Request #2, B's, answered first and then request #1, \
+        A's; each refresh left the store once it had its answer, and B's went on first, then \
+        A's. The store now shows \(shown?.testDescription ?? "nothing"): an older price \
+        replaced a newer one.
         """,
         correctly: "quote #2 is shown once it arrives, and still shown after #1's refresh ends."
       )

@@ -134,10 +134,10 @@ struct DashboardGuardTests {
       loaded != nil && shown == loaded,
       scenario.explain(
         """
-        Two loads overlapped: the newer one failed, and then the older one loaded \
-        \(loaded == nil ? "nothing" : "a dashboard"). The dashboard shows \
-        \(shown == nil ? "nothing" : shown == loaded ? "that dashboard" : "another dashboard"): \
-        the older load was the last to succeed, and no load started after it succeeded.
+        Two calls of load() overlapped: B's, the newer, failed, and then A's loaded \
+        \(loaded == nil ? "nothing" : "a dashboard"). content is then \
+        \(shown == nil ? "nothing" : shown == loaded ? "A's dashboard" : "another dashboard"): \
+        A's load was the last to succeed, and no load started after it succeeded.
         """,
         correctly: "the older load returns its dashboard, and the dashboard shows it."
       )

@@ -424,7 +424,7 @@ public final class Scenario: Sendable {
           state.callers[index].isHeld = true
         }
       }
-      record(.observed("leaves the actor, and is held there"), by: name)
+      record(.observed("leaves the actor, and is held outside it"), by: name)
     }
   }
 
