@@ -344,6 +344,8 @@ struct DashboardWorld: ChapterWorld {
         }
         continue
       }
+      // A load held where it stepped off the actor goes on only once the test lets it.
+      guard !load.isHeld else { continue }
       if load.wasCancelled {
         // It may wait for the requests it cancelled to wind down, but for no answer.
         let windingDown = panels.filter { $0.isInFlight && $0.wasCancelled }
@@ -364,6 +366,9 @@ struct DashboardWorld: ChapterWorld {
           """)
       }
     }
+    // A load held where it stepped off the actor may have shown its dashboard and not yet
+    // returned; the dashboard is checked again once it goes on.
+    guard !moment.someoneIsHeld else { return }
     let loaded = moment.callers.filter { $0.hasFinished && $0.error == nil }
     let lastLoaded = loaded.max { $0.finishedAt! < $1.finishedAt! }
     // A load started after the last one to succeed, which succeeded before it, may stay shown

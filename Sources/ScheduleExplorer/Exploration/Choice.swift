@@ -19,11 +19,15 @@
 /// | `hold:task1`     | the first task a world event started (a cancellation handler's Task) waits |
 /// | `run:task1`      | the same task runs as soon as it is ready                           |
 /// | `resume:task1`   | the held task may run                                               |
+/// | `away:A.2`       | after the step before it, A is held where it leaves the actor for    |
+/// |                  | the second time, to work off it, while the others run                |
 ///
 /// `task:2`, `hold:task1` and `run:task1` are decided while the actor runs, not at a settled
 /// moment: where several tasks that no caller runs in its lane are ready at once, which one
 /// starts first is the runtime's choice, and so is how late a task starts that a cancellation
-/// handler or a callback created; so they are the explorer's too.
+/// handler or a callback created; so they are the explorer's too. `away:A.2` is decided at the
+/// settled moment, with the step before it, and bites while the actor runs: how soon a caller
+/// that stepped off the actor gets to run what it stepped off for is the runtime's choice too.
 enum Choice: Hashable, Sendable, CustomStringConvertible {
   case start(caller: String)
   case answer(caller: String?, key: String?, outcome: String, hold: Bool)
@@ -39,6 +43,12 @@ enum Choice: Hashable, Sendable, CustomStringConvertible {
   case late(task: Int, held: Bool)
   /// The task held back as `number` may run.
   case resumeTask(Int)
+  /// Until the next settled moment, caller `caller`'s task is held where it leaves an actor for
+  /// the `leaving`th time (from 1) to run code off it, such as a `@concurrent` function.
+  case away(caller: String, leaving: Int)
+  /// Nobody is held where they leave the actor until the next settled moment: the choice that
+  /// ``away(caller:leaving:)`` is an alternative to. It is never written in a schedule.
+  case nobodyAway
 
   /// The name used for a request whose work carries no caller's name: work that no caller
   /// started.
@@ -57,13 +67,16 @@ enum Choice: Hashable, Sendable, CustomStringConvertible {
     case .task(let position): "task:\(position)"
     case .late(let number, let held): "\(held ? "hold" : "run"):task\(number)"
     case .resumeTask(let number): "resume:task\(number)"
+    case .away(let caller, let leaving): "away:\(caller).\(leaving)"
+    case .nobodyAway: ""
     }
   }
 
-  /// Whether the choice is made at a settled moment, rather than while the actor runs.
+  /// Whether the choice is a step of its own, made at a settled moment, rather than one made
+  /// while the actor runs or with the step before it.
   var isSettledChoice: Bool {
     switch self {
-    case .task, .late: false
+    case .task, .late, .away, .nobodyAway: false
     default: true
     }
   }
@@ -83,6 +96,11 @@ enum Choice: Hashable, Sendable, CustomStringConvertible {
       self = .late(task: number, held: false)
     } else if let number = token.dropPrefix("resume:task").flatMap({ Int($0) }), number > 0 {
       self = .resumeTask(number)
+    } else if let away = token.dropPrefix("away:"), let dot = away.lastIndex(of: "."),
+      let leaving = Int(away[away.index(after: dot)...]), leaving > 0, dot > away.startIndex,
+      away[..<dot].allSatisfy(\.isUppercase)
+    {
+      self = .away(caller: String(away[..<dot]), leaving: leaving)
     } else if let caller = token.dropPrefix("hold:") {
       self = .hold(caller: caller)
     } else if let caller = token.dropPrefix("resume:") {

@@ -16,7 +16,10 @@ import Testing
 ///   is its own request's answer, the end of work it joined, or a hold point inside synchronous
 ///   work (``Scenario/holdPoint(_:)``), while the others run;
 /// - a held caller resumes, or a held task runs;
-/// - a caller is cancelled.
+/// - a caller is cancelled;
+/// - with any of these, a caller is held where it next leaves the actor to work off it, as in a
+///   `@concurrent` function, so that the others run while it is away (``Choice/away(caller:leaving:)``,
+///   ``ExplorationBounds/holdsOffTheActor``).
 ///
 /// And while the actor runs, where several jobs of the world's own tasks (`Task {}` bodies, which
 /// no caller runs in its lane) are ready at once, it tries each of them first (``Choice/task(_:)``).
@@ -42,7 +45,14 @@ import Testing
 ///   at a later moment runs the same jobs in the same order, and the search reaches it too.
 /// - `hold:A` followed by an answer to A's own request is not tried: it is `A=…+hold`.
 /// - Letting a caller go at the moment after it was held is not tried: it is the same as never
-///   holding it, unless nothing else could happen, and then it is the only choice.
+///   holding it, unless nothing else could happen, and then it is the only choice. The same goes
+///   for a caller held where it left the actor, if nothing ran while it was held.
+/// - A caller is held where it leaves the actor only where it left to work: the run in which
+///   nobody is held comes first, and shows where each caller went. Held on its way to a request of
+///   a fake, a caller would differ from one whose request waits only in the request not being made
+///   yet, and the explorer already lets others run while a request waits; held on its way back
+///   to its own caller, it would have done all it does to the actor; held on its way to wait for
+///   something else, such as a stream's next element, it would only wait longer.
 ///
 /// Everything else is bounded, not pruned (``ExplorationBounds``): how many outcomes other than the
 /// usual, holds, cancellations, answers out of order and task orders one schedule may have, and,
@@ -137,7 +147,7 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
   /// One decision point of the depth-first search: the choices that were open, and which one the
   /// current schedule takes.
   private struct Decision {
-    let open: [Choice]
+    var open: [Choice]
     var taken: Int
   }
 
@@ -149,13 +159,28 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
       schedules += 1
       // The chooser is also asked from the scheduler's thread, for the order of ready tasks.
       let search = Locked((path: path, depth: 0))
-      let run = await runSchedule(prunes: true) { open, _ in
+      // Holding a caller where it leaves the actor (`away:A.1`) becomes a choice only once the
+      // run that let it go on has shown that the caller stepped off to work.
+      let reveal: @Sendable (Int, Choice) -> Void = { depth, choice in
+        search.withLock { search in
+          guard depth < search.path.count, search.path[depth].taken == 0,
+            !search.path[depth].open.contains(choice)
+          else { return }
+          search.path[depth].open.append(choice)
+        }
+      }
+      let run = await runSchedule(prunes: true, reveal: reveal) { open, _ in
         search.withLock { search in
           defer { search.depth += 1 }
           let depth = search.depth
           if depth < search.path.count {
             let decision = search.path[depth]
-            guard decision.open == open else { return .diverged(expected: decision.open) }
+            // Of the choices where callers leave the actor, the run that first got there
+            // revealed all but the first.
+            let same =
+              open.first == .nobodyAway
+              ? decision.open.first == .nobodyAway : decision.open == open
+            guard same else { return .diverged(expected: decision.open) }
             return .take(decision.open[decision.taken])
           }
           guard let first = open.first else { return .stop }
@@ -170,7 +195,7 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
       case .pruned:
         pruned += 1
         // What comes after a pruned moment repeats another schedule: skip all of it.
-        path.removeLast(max(0, path.count - run.choices.count))
+        path.removeLast(max(0, path.count - run.decisions))
       case .broken(let broken):
         await report(broken, from: run, after: schedules)
         return (schedules, pruned)
@@ -261,6 +286,12 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
           guard case .task? = next else { return .take(.task(1)) }
           state.index += 1
           return open.contains(next!) ? .take(next!) : .invalid(next!)
+        }
+        if open.first == .nobodyAway {
+          // A caller is held where it leaves the actor only where the schedule says so.
+          guard case .away? = next else { return .take(.nobodyAway) }
+          state.index += 1
+          return .take(next!)
         }
         if case .late(let number, _) = open.first {
           // A task started: the schedule holds it back only where it says so.
@@ -428,6 +459,12 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
         "hold:task1: the first task started (by the actor, a cancellation or the world outside) "
           + "waits, as a busy thread pool may keep it; resume:task1 lets it run")
     }
+    if choices.contains(where: { if case .away = $0 { true } else { false } }) {
+      parts.append(
+        "away:A.2: after the step before it, A is held where it leaves the actor for the "
+          + "second time since its call, to run code off it, while the others run; resume:A "
+          + "lets it go on")
+    }
     if choices.contains(where: { if case .hold = $0 { true } else { false } }) {
       parts.append("hold:A: whatever would resume A waits, while the others run")
     }
@@ -475,6 +512,9 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
     var verdict: Verdict
     var choices: [Choice]
     var events: [Event]
+    /// How many times the run asked its chooser, which is more than its choices where it asked
+    /// whether to hold a caller where it leaves the actor and nobody was.
+    var decisions: Int
   }
 
   /// Runs one schedule from a fresh world, asking `choose` at every settled moment what happens
@@ -486,8 +526,14 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
   /// With `prunes`, a schedule is cut short as soon as it can only repeat another: when a caller it
   /// held had not become ready to resume once the next choice had run, holding it then changed
   /// nothing, and the schedule that holds it later covers the same runs.
+  ///
+  /// After each choice at a settled moment, `choose` is also asked whether a caller is held where
+  /// it leaves the actor, with only ``Choice/nobodyAway`` open: `reveal` is told, with the number of
+  /// that question among all `choose` was asked (from 0), of each ``Choice/away(caller:leaving:)``
+  /// the run found worth trying there.
   private func runSchedule(
-    prunes: Bool = false, _ choose: @escaping @Sendable ([Choice], Choice?) -> Step
+    prunes: Bool = false, reveal: @escaping @Sendable (Int, Choice) -> Void = { _, _ in },
+    _ choose: @escaping @Sendable ([Choice], Choice?) -> Step
   ) async -> Run {
     let scenario = Scenario()
     let world = World(scenario)
@@ -496,6 +542,13 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
     let progress = Locked((taken: [Choice](), used: Usage(), problem: Run.Verdict?.none))
     var taken: [Choice] { progress.value.taken }
     var used: Usage { progress.value.used }
+    // Every question to `choose` is counted, so that a revealed choice finds its place: from
+    // here on, `choose` is the given chooser, counting.
+    let asked = Locked(0)
+    let choose: @Sendable ([Choice], Choice?) -> Step = { open, end in
+      asked.withLock { $0 += 1 }
+      return choose(open, end)
+    }
     let taskOrders = bounds.taskOrders
     Scheduler.shared.setTaskOrder(for: scenario.id) { ready in
       guard progress.value.used.taskOrders < taskOrders, progress.value.problem == nil else {
@@ -582,6 +635,54 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
         return held
       }
     }
+    // A caller whose task leaves the actor may be held there, while the others run. Which
+    // leavings are worth holding is learned rather than guessed: the run in which nobody is held
+    // comes first, and if a caller, off the actor, then made no request, did not return, and was
+    // ready to go on when that job ended, it stepped off to work and is on its way back; holding
+    // it there is revealed as a choice. (See "What it prunes" for the leavings left alone.)
+    let away = Locked(AwayFromTheActor())
+    let fakes = world.fakes
+    @Sendable func requestsMade(by name: String) -> Int {
+      fakes.reduce(0) { sum, fake in sum + fake.requests.records.count { $0.caller == name } }
+    }
+    if bounds.holdsOffTheActor > 0 {
+      Scheduler.shared.watchLeavings(
+        of: scenario.id,
+        Scheduler.LeavingWatch(
+          hold: { lane, leaving in
+            guard let name = scenario.caller(of: lane) else { return false }
+            let held = away.withLock { away in
+              if let target = away.target, target == (name, leaving) {
+                away.target = nil
+                return true
+              }
+              if let question = away.question {
+                away.left[Leaving(caller: name, number: leaving)] = (
+                  question, requestsMade(by: name)
+                )
+              }
+              return false
+            }
+            if held {
+              scenario.heldWhereItLeft(name)
+              let jobs = Scheduler.shared.jobsBegun(of: scenario.id)
+              away.withLock { $0.held = (name, jobs) }
+            }
+            return held
+          },
+          ran: { lane, leaving in
+            guard let name = scenario.caller(of: lane),
+              let left = away.withLock({
+                $0.left.removeValue(forKey: Leaving(caller: name, number: leaving))
+              })
+            else { return }
+            let returned = scenario.callers.first { $0.name == name }?.hasFinished ?? true
+            let cameBack = Scheduler.shared.queuedJobs(on: lane) > 0
+            if !returned && cameBack && requestsMade(by: name) == left.requests {
+              reveal(left.question, .away(caller: name, leaving: leaving))
+            }
+          }))
+    }
     // A caller just held, and how many settled moments to wait before asking whether the hold
     // kept anything back: none after `A=image+hold`, one after `hold:A`, whose hold only bites
     // with the choice after it.
@@ -589,9 +690,11 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
     func finish(_ verdict: Run.Verdict) -> Run {
       Scheduler.shared.setTaskOrder(for: scenario.id, nil)
       Scheduler.shared.setLateTasks(for: scenario.id, nil)
+      Scheduler.shared.watchLeavings(of: scenario.id, nil)
       spent.withLock { $0 += Scheduler.shared.busyTime(of: scenario.id) }
       return Run(
-        verdict: progress.value.problem ?? verdict, choices: taken, events: scenario.events)
+        verdict: progress.value.problem ?? verdict, choices: taken, events: scenario.events,
+        decisions: asked.value)
     }
     do {
       try await world.prepare(scenario)
@@ -614,10 +717,30 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
           if prunes && scenario.queuedJobs(of: hold.caller) == 0 { return finish(.pruned) }
         }
       }
+      let (missed, heldInVain) = away.withLock { away in
+        defer { (away.target, away.question, away.held) = (nil, nil, nil) }
+        // A caller held where it left the actor, with nothing run since, would go on just as if
+        // it had never been held.
+        let inVain = away.held.flatMap {
+          Scheduler.shared.jobsBegun(of: scenario.id) == $0.jobs ? $0.caller : nil
+        }
+        return (away.target, inVain)
+      }
+      if let missed {
+        let choice = Choice.away(caller: missed.caller, leaving: missed.leaving)
+        let why =
+          "\(missed.caller) did not leave the actor for the \(Self.ordinal(missed.leaving)) time "
+          + "before the next settled moment"
+        return finish(
+          prunes
+            ? .diverged("The same schedule gave a different run: at `\(choice)`, \(why).")
+            : .invalid(step: taken.count - 1, choice: choice, why: why, open: []))
+      }
       if let broken = await check(world, in: scenario, isEnd: false) {
         return finish(.broken(broken))
       }
-      let open = openChoices(world, in: scenario, taken: taken, used: used)
+      let open = openChoices(
+        world, in: scenario, taken: taken, used: used, heldInVain: heldInVain)
       let ending = Set(world.steps().filter(\.endsTheRun).map(\.name))
       let end = Self.plainestEnding(of: open, plainOutcomes: plain, endingSteps: ending)
       switch choose(open, end) {
@@ -635,6 +758,35 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
                   """)))
         }
         progress.withLock { $0.taken.append(choice) }
+        // Whether a caller is held where it leaves the actor before the next settled moment.
+        if used.holdsOffTheActor < bounds.holdsOffTheActor {
+          let question = asked.value
+          switch choose([.nobodyAway], .nobodyAway) {
+          case .take(.away(let caller, let leaving)):
+            progress.withLock {
+              $0.taken.append(.away(caller: caller, leaving: leaving))
+              $0.used.holdsOffTheActor += 1
+            }
+            away.withLock { $0.target = (caller, leaving) }
+            scenario.recordTestStep(
+              "will hold \(caller) where it leaves the actor for the \(Self.ordinal(leaving)) time")
+          case .take:
+            away.withLock { $0.question = question }
+          case .invalid(let choice):
+            let why = whyNotOpen(choice, world, in: scenario, used: used)
+            return finish(.invalid(step: taken.count, choice: choice, why: why, open: open))
+          case .diverged(let expected):
+            return finish(
+              .diverged(
+                """
+                The same schedule gave a different run: after \(Schedule(taken)), the callers \
+                that could be held where they leave the actor were \(Schedule(expected)) in an \
+                earlier run. Does the actor use a clock, a random number, or a thread of its own?
+                """))
+          case .stop:
+            break
+          }
+        }
         // A task that a cancellation handler or a world's callback starts now may start late.
         let reordered =
           switch choice {
@@ -700,8 +852,10 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
   /// The choices open at a settled moment, in the fixed order of the search.
   ///
   /// `used` says how much of each bound the schedule has used so far.
+  /// `heldInVain` is a caller held where it left the actor since the last settled moment, with
+  /// nothing run since then: letting it go now is not a choice.
   private func openChoices(
-    _ world: World, in scenario: Scenario, taken: [Choice], used: Usage
+    _ world: World, in scenario: Scenario, taken: [Choice], used: Usage, heldInVain: String?
   ) -> [Choice] {
     let callers = scenario.callers
     let started = Set(callers.map(\.name))
@@ -785,7 +939,9 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
     let resumes =
       callers.filter(\.isHeld).map { Choice.resume(caller: $0.name) }
       + Scheduler.shared.heldLateTasks(of: scenario.id).map(Choice.resumeTask)
-    open += resumes.filter { $0 != .resume(caller: justHeld ?? "") }
+    open += resumes.filter {
+      $0 != .resume(caller: justHeld ?? "") && $0 != .resume(caller: heldInVain ?? "")
+    }
     if cancels < bounds.cancellations {
       open += callers.filter { !$0.hasFinished && !$0.wasCancelled }.map {
         .cancel(caller: $0.name)
@@ -831,7 +987,7 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
             separator: ", ")
       }
       if hold && used.holds >= bounds.holds {
-        return "this exploration holds a caller at most \(bounds.holds) times in a schedule"
+        return "this exploration holds a caller at most \(Self.times(bounds.holds)) in a schedule"
       }
       if outcome != requests.outcomes[0] && used.unusualOutcomes >= bounds.unusualOutcomes {
         return "this exploration lets at most \(bounds.unusualOutcomes) requests end other than "
@@ -845,7 +1001,7 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
       if case .hold = choice {
         return record.isHeld
           ? "\(name) is held already"
-          : "this exploration holds a caller at most \(bounds.holds) times in a schedule"
+          : "this exploration holds a caller at most \(Self.times(bounds.holds)) in a schedule"
       }
       return record.wasCancelled
         ? "\(name) was cancelled already"
@@ -860,6 +1016,14 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
       return "no task \(number) started just before it"
     case .resumeTask(let number):
       return "task \(number) is not held back"
+    case .away(let name, _):
+      return used.holdsOffTheActor >= bounds.holdsOffTheActor
+        ? "this exploration holds a caller where it leaves the actor at most "
+          + "\(Self.times(bounds.holdsOffTheActor)) in a schedule"
+        : "a caller is held where it leaves the actor only after a step, not at the start; "
+          + "\(name) cannot be held there"
+    case .nobodyAway:
+      return "it is not a step"
     case .step:
       let steps = world.steps().map(\.name)
       return steps.isEmpty
@@ -906,14 +1070,36 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
       scenario.cancel(name)
     case .step(let name):
       world.take(name)
-    case .task, .late:
-      // Taken while the actor runs, by the scheduler, never at a settled moment.
+    case .task, .late, .away, .nobodyAway:
+      // Taken while the actor runs, or with the step before it, never as a step of its own.
       break
     case .resumeTask(let number):
       scenario.recordTestStep("lets task \(number) run")
       Scheduler.shared.letLateTaskRun(number, of: scenario.id)
     }
     return false
+  }
+
+  /// `once`, `twice`, `3 times`, …
+  private static func times(_ number: Int) -> String {
+    switch number {
+    case 1: "once"
+    case 2: "twice"
+    default: "\(number) times"
+    }
+  }
+
+  /// `1st`, `2nd`, `3rd`, `4th`, … `11th`, `12th`, `13th`, … `21st`.
+  private static func ordinal(_ number: Int) -> String {
+    let suffix =
+      switch (number % 10, number % 100) {
+      case (_, 11...13): "th"
+      case (1, _): "st"
+      case (2, _): "nd"
+      case (3, _): "rd"
+      default: "th"
+      }
+    return "\(number)\(suffix)"
   }
 
   private static func index(of name: String) -> Int? {
@@ -944,6 +1130,8 @@ private struct Usage {
   var lateTasks = 0
   /// How many tasks that the actor's work started were held back.
   var lateTasksOfTheActor = 0
+  /// How many callers were held where they left the actor to work off it.
+  var holdsOffTheActor = 0
 
   mutating func count(_ choice: Choice, plain: Set<String>, reordered: Bool) {
     switch choice {
@@ -953,7 +1141,7 @@ private struct Usage {
       if reordered { reorderings += 1 }
     case .hold: holds += 1
     case .cancel: cancellations += 1
-    case .start, .resume, .step, .task, .late, .resumeTask: break
+    case .start, .resume, .step, .task, .late, .resumeTask, .away, .nobodyAway: break
     }
   }
 }
@@ -990,8 +1178,20 @@ public struct ExplorationBounds: Sendable {
   /// How many requests of one schedule may finish in a way other than their fake's default, such
   /// as a failure or a rejection.
   public var unusualOutcomes: Int
-  /// How many times one schedule may hold a caller in the gap after its request finished.
+  /// How many times one schedule may hold a caller at a settled moment: in the gap after its
+  /// request finished (`A=image+hold`), or wherever it is (`hold:A`).
   public var holds: Int
+  /// How many times one schedule may hold a caller where its task leaves the actor to work off
+  /// it, such as in a `@concurrent` function, while the others run (`away:A.1`).
+  ///
+  /// What a caller leaves the actor for is only known once it has left: so every leaving first
+  /// goes on, and only if the caller, off the actor, then made no request, did not return, and was
+  /// ready to go on once that work was done, does the explorer also try holding it there. A
+  /// leaving on the way to a request is not held, since a waiting request already lets the others
+  /// run; nor is one on the way back to its own caller, since the caller is done with the actor;
+  /// nor one after which the caller waits, as for a stream's next element. So this bound costs
+  /// nothing where the actor never steps off to work.
+  public var holdsOffTheActor: Int
   /// How many callers one schedule may cancel.
   public var cancellations: Int
   /// How many times one schedule may answer a request while an older one still waits; `nil`
@@ -1029,7 +1229,8 @@ public struct ExplorationBounds: Sendable {
 
   /// Bounds that suit three callers; a world changes only what it needs.
   public init(
-    unusualOutcomes: Int = 1, holds: Int = 1, cancellations: Int = 0, reorderings: Int? = nil,
+    unusualOutcomes: Int = 1, holds: Int = 1, holdsOffTheActor: Int = 1, cancellations: Int = 0,
+    reorderings: Int? = nil,
     taskOrders: Int = 1, lateTasks: Int = 0, lateTasksOfTheActor: Int = 0,
     cancelledRequestsEndOldestFirst: Bool = false,
     steps: Int = 60, schedules: Int = 20_000
@@ -1040,9 +1241,30 @@ public struct ExplorationBounds: Sendable {
     self.cancelledRequestsEndOldestFirst = cancelledRequestsEndOldestFirst
     self.unusualOutcomes = unusualOutcomes
     self.holds = holds
+    self.holdsOffTheActor = holdsOffTheActor
     self.cancellations = cancellations
     self.reorderings = reorderings
     self.steps = steps
     self.schedules = schedules
   }
+}
+
+/// One time a caller's task left the actor: the caller, and which of its leavings it was.
+private struct Leaving: Hashable {
+  let caller: String
+  let number: Int
+}
+
+/// What a run knows of callers held where they leave the actor, between two settled moments.
+private struct AwayFromTheActor {
+  /// The leaving the schedule holds before the next settled moment, if any.
+  var target: (caller: String, leaving: Int)?
+  /// Where nobody is held: the number of the question that chose so, to reveal the leavings
+  /// worth holding to.
+  var question: Int?
+  /// The leavings seen where nobody is held, not yet known to be worth holding: the question,
+  /// and how many requests the caller had made when it left.
+  var left: [Leaving: (question: Int, requests: Int)] = [:]
+  /// The caller held since the last settled moment, and how many jobs had begun then.
+  var held: (caller: String, jobs: Int)?
 }

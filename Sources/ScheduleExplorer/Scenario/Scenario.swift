@@ -418,14 +418,24 @@ public final class Scenario: Sendable {
     }
     // Weakly: a lane outlives its scenario.
     Scheduler.shared.holdWhenLeaving(lane, letGo: true) { [weak self] in
-      guard let self else { return }
-      state.withLock { state in
-        if let index = state.callers.firstIndex(where: { $0.name == name }) {
-          state.callers[index].isHeld = true
-        }
-      }
-      record(.observed("leaves the actor, and is held outside it"), by: name)
+      self?.heldWhereItLeft(name)
     }
+  }
+
+  /// The caller whose lane `lane` is, if it is one of this scenario's.
+  func caller(of lane: Lane) -> String? {
+    state.value.lanes.first { $0.value === lane }?.key
+  }
+
+  /// Records that caller `name` is held where its task left the actor, as the scheduler holds its
+  /// lane there.
+  func heldWhereItLeft(_ name: String) {
+    state.withLock { state in
+      if let index = state.callers.firstIndex(where: { $0.name == name }) {
+        state.callers[index].isHeld = true
+      }
+    }
+    record(.observed("leaves the actor, and is held outside it"), by: name)
   }
 
   /// How many times caller `name`'s task has left an actor so far: to run nonisolated code, such

@@ -11,7 +11,7 @@
 ///
 /// A task that completes on an actor wakes its waiters the same way, with no task current, so a
 /// task's enqueue is only its leaving when the enqueuing thread was running the lane's own work:
-/// the scheduler's enqueue checks that, for the holds of ``Scheduler/holdWhenLeaving(_:_:)``.
+/// the scheduler's enqueue checks that, for the holds of ``Scheduler/holdWhenLeaving(_:letGo:_:)``.
 enum ActorHops {
   /// Whether enqueuing `job` is a task leaving the actor that the thread runs on.
   static func isLeavingAnActor(_ job: UnownedJob) -> Bool {

@@ -45,6 +45,9 @@ final class Scheduler: @unchecked Sendable {
     /// For a task's job from the global executor, who may have created the task (see
     /// ``TaskCreators``).
     let creation: TaskCreators.Creation?
+    /// For a caller's task that this job runs after it left an actor, which of the lane's
+    /// leavings that was, counting from 1 (see ``watchLeavings(of:_:)``).
+    var leaving: Int? = nil
   }
 
   /// What the scheduler is doing. Only one job runs at a time, whichever thread runs it.
@@ -76,12 +79,17 @@ final class Scheduler: @unchecked Sendable {
   private var busy: [Int: Duration] = [:]
   /// How long the thread has spent on every job, of any scenario or of nobody's.
   private var allBusy = Duration.zero
+  /// How many jobs of each scenario have begun, while it lives.
+  private var jobsBegun: [Int: Int] = [:]
   /// For each scenario that explores the order of ready tasks, what picks the next one; see
   /// ``setTaskOrder(for:_:)``.
   private var taskOrders: [Int: TaskOrder] = [:]
   /// For each scenario that may hold back a task started from outside the actor's jobs, what
   /// decides whether to; see ``setLateTasks(for:_:)``.
   private var lateTasks: [Int: LateTask] = [:]
+  /// For each scenario that may hold a caller where it leaves an actor, what decides whether to;
+  /// see ``watchLeavings(of:_:)``.
+  private var leavingWatches: [Int: LeavingWatch] = [:]
   /// How many jobs of the world under test have begun, counted without ordering anything, so that
   /// other threads can act just before one of them runs (``OtherThreads/beforeNextJob(_:)``).
   let worldJobsBegun = Atomic(0)
@@ -129,12 +137,25 @@ final class Scheduler: @unchecked Sendable {
       condition.unlock()
       heldAs = late?(start)
     }
+    // Which of its lane's leavings this is, and, where no scripted hold waits for it, whether the
+    // scenario's watch holds the lane here; the watch is asked outside the lock.
+    var leavingNumber: Int?
+    var holdsHere = false
+    if leaving, let lane {
+      condition.lock()
+      lane.leavings += 1
+      leavingNumber = lane.leavings
+      let watch = lane.holdWhenLeaving == nil ? leavingWatches[lane.scenario] : nil
+      condition.unlock()
+      if let watch, let leavingNumber { holdsHere = watch.hold(lane, leavingNumber) }
+    }
     condition.lock()
     queue.append(
       Entry(
-        job: job, lane: lane, owner: owner, isWorld: isWorld, heldAs: heldAs, creation: creation))
+        job: job, lane: lane, owner: owner, isWorld: isWorld, heldAs: heldAs, creation: creation,
+        leaving: leavingNumber))
     var justLeft: (@Sendable () -> Void)?
-    if leaving, let lane { lane.leavings += 1 }
+    if holdsHere, let lane { lane.isHeld = true }
     if leaving, let lane, let left = lane.holdWhenLeaving {
       lane.isHeld = true
       lane.holdWhenLeaving = nil
@@ -393,8 +414,10 @@ final class Scheduler: @unchecked Sendable {
     condition.lock()
     scenarios[scenario] = nil
     busy[scenario] = nil
+    jobsBegun[scenario] = nil
     taskOrders[scenario] = nil
     lateTasks[scenario] = nil
+    leavingWatches[scenario] = nil
     condition.unlock()
     TaskCreators.forget(owner: scenario)
   }
@@ -445,6 +468,28 @@ final class Scheduler: @unchecked Sendable {
     condition.unlock()
   }
 
+  /// What decides where scenario `id`'s callers are held as they leave an actor (see
+  /// ``ActorHops``), and learns what each leaving was for.
+  struct LeavingWatch: Sendable {
+    /// Asked at each leaving of a caller's task that no scripted hold waits for
+    /// (``holdWhenLeaving(_:letGo:_:)``), with the lane and which of its leavings this is,
+    /// counting from 1: whether the lane is held there. It is called outside the scheduler's lock,
+    /// on the thread that enqueues the task, before the task's job is queued.
+    let hold: @Sendable (_ lane: Lane, _ leaving: Int) -> Bool
+    /// Told, on the scheduler's thread, once the job that a leaving enqueued has run: what the
+    /// task did off the actor, such as making a request, returning, or coming back to the actor,
+    /// has happened by then.
+    let ran: @Sendable (_ lane: Lane, _ leaving: Int) -> Void
+  }
+
+  /// Lets `watch` decide where scenario `id`'s callers are held as they leave an actor, or, with
+  /// `nil`, stops it.
+  func watchLeavings(of id: Int, _ watch: LeavingWatch?) {
+    condition.lock()
+    leavingWatches[id] = watch
+    condition.unlock()
+  }
+
   /// The numbers of scenario `id`'s tasks held back and not yet let go, in the order they were
   /// held.
   func heldLateTasks(of id: Int) -> [Int] {
@@ -483,6 +528,13 @@ final class Scheduler: @unchecked Sendable {
     condition.lock()
     defer { condition.unlock() }
     return busy[id, default: .zero]
+  }
+
+  /// How many jobs of scenario `id` have begun so far, the one running now included.
+  func jobsBegun(of id: Int) -> Int {
+    condition.lock()
+    defer { condition.unlock() }
+    return jobsBegun[id, default: 0]
   }
 
   /// Asks for scenario `id`'s waits to be checked once the job running now has ended, because
@@ -549,6 +601,12 @@ final class Scheduler: @unchecked Sendable {
       Self.runningLane = nil
       Self.currentOwner = nil
       Self.doingTheWorldsWork = false
+      if let number = entry.leaving, let lane = entry.lane {
+        condition.lock()
+        let watch = leavingWatches[lane.scenario]
+        condition.unlock()
+        watch?.ran(lane, number)
+      }
       condition.lock()
       activity = .idle
       condition.broadcast()
@@ -591,6 +649,7 @@ final class Scheduler: @unchecked Sendable {
         }
         let entry = queue.remove(at: index)
         activity = .running(owner: entry.owner, since: .now)
+        if let owner = entry.owner { jobsBegun[owner, default: 0] += 1 }
         if let creation = entry.creation { TaskCreators.note(creation, owner: entry.owner) }
         return (entry, before)
       }
@@ -670,7 +729,7 @@ final class Lane: TaskExecutor, @unchecked Sendable {
   /// Guarded by the scheduler's lock.
   var isHeld = false
   /// What to do when the caller's task next leaves an actor, where the lane is held; see
-  /// ``Scheduler/holdWhenLeaving(_:_:)``. Guarded by the scheduler's lock.
+  /// ``Scheduler/holdWhenLeaving(_:letGo:_:)``. Guarded by the scheduler's lock.
   var holdWhenLeaving: (@Sendable () -> Void)?
   /// How many times the caller's task has left an actor. Guarded by the scheduler's lock.
   var leavings = 0
