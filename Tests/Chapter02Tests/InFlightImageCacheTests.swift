@@ -64,8 +64,19 @@ struct InFlightDownloadTests {
     )
   }
 
-  @Test("A caller who hears of a failure late leaves the next download alone")
-  func lateNewsOfAFailureLeavesTheNextDownloadAlone() async throws {
+  /// Where B is held once download #1 has failed: before it can resume, or, once it has heard,
+  /// where it next leaves the actor.
+  enum Late: String, CustomTestStringConvertible, CaseIterable {
+    case beforeItResumes = "before it resumes"
+    case awayFromTheActor = "where it next leaves the actor"
+
+    var testDescription: String { rawValue }
+  }
+
+  @Test(
+    "A caller who hears of a failure late leaves the next download alone",
+    arguments: Late.allCases)
+  func lateNewsOfAFailureLeavesTheNextDownloadAlone(held: Late) async throws {
     let scenario = Scenario()
     let client = FakeImageClient(scenario)
     let cache = ImageCache(client: client)
@@ -85,10 +96,15 @@ struct InFlightDownloadTests {
         correctly: "B waits for download #1."
       )
     )
-    // Download #1 fails, and A hears of it; B, who asked too, hears of it only later.
-    joiner.hold()
+    // Download #1 fails, and A hears of it; B, who asked too, is held before it can resume, or
+    // after it has heard, where it next leaves the actor, as for a report of the failure.
+    switch held {
+    case .beforeItResumes: joiner.hold()
+    case .awayFromTheActor: joiner.holdWhenTheyLeaveTheActor()
+    }
     client.requests.release(1, as: FakeImageClient.Outcome.failure)
     _ = try await first.results()
+    if held == .awayFromTheActor { try await joiner.waitUntilHeldOrFinished() }
     let next = scenario.start(1, "image(for: cat.png)") { try await cache.image(for: .cat) }
     try await scenario.settle()
     let nextDownloaded = client.downloads(of: .cat) > 1
@@ -107,17 +123,17 @@ struct InFlightDownloadTests {
         nextDownloaded
           ? """
           A and B asked for cat.png, and download #1 failed. A heard of it at once; B was held \
-          back before it could resume. C asked next and a new download started. Then B was let \
-          go, and after that D asked while C's download was still running: \(started) more \
-          download\(started == 1 ? "" : "s") of cat.png started for D. What B did when it heard \
-          of the old failure made the cache forget the download running now. Callers got: \
-          \(describe(results)).
+          back \(held == .beforeItResumes ? "before it could resume" : "once it had heard, where it next left the actor"). \
+          C asked next and a new download started. Then B was let go, and after that D asked \
+          while C's download was still running: \(started) more download\(started == 1 ? "" : "s") \
+          of cat.png started for D. What B did about the old failure made the cache forget the \
+          download running now. Callers got: \(describe(results)).
           """
           : """
           A and B asked for cat.png, and download #1 failed. A heard of it at once; B was held \
-          back before it could resume. C asked after A had heard of the failure, and no \
-          download started for C: the failed download was still on record. Callers got: \
-          \(describe(results)).
+          back \(held == .beforeItResumes ? "before it could resume" : "once it had heard, where it next left the actor"). \
+          C asked after A had heard of the failure, and no download started for C: the failed \
+          download was still on record. Callers got: \(describe(results)).
           """,
         correctly: "D waits for C's download and gets its image; two downloads in all."
       )

@@ -18,7 +18,8 @@ import Testing
 /// - a held caller resumes, or a held task runs;
 /// - a caller is cancelled;
 /// - with any of these, a caller is held where it next leaves the actor to work off it, as in a
-///   `@concurrent` function, so that the others run while it is away (``Choice/away(caller:leaving:)``,
+///   `@concurrent` function, in another actor or in a child task (`async let`, a task group), so
+///   that the others run while it is away (``Choice/away(caller:leaving:)``,
 ///   ``ExplorationBounds/holdsOffTheActor``).
 ///
 /// And while the actor runs, where several jobs of the world's own tasks (`Task {}` bodies, which
@@ -1182,7 +1183,8 @@ public struct ExplorationBounds: Sendable {
   /// request finished (`A=image+hold`), or wherever it is (`hold:A`).
   public var holds: Int
   /// How many times one schedule may hold a caller where its task leaves the actor to work off
-  /// it, such as in a `@concurrent` function, while the others run (`away:A.1`).
+  /// it, such as in a `@concurrent` function, in another actor or in a child task (`async let`,
+  /// a task group), while the others run (`away:A.1`).
   ///
   /// What a caller leaves the actor for is only known once it has left: so every leaving first
   /// goes on, and only if the caller, off the actor, then made no request, did not return, and was

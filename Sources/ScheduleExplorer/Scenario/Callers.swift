@@ -24,8 +24,9 @@ public final class Callers<Value: Sendable>: Sendable {
   /// Lets these callers run on until each next leaves the actor, and stops each there, as
   /// ``hold()`` does, until ``release()``: the actor is free meanwhile, as it is while another
   /// thread runs what the caller left it for. A caller leaves the actor to run nonisolated code,
-  /// such as a `@concurrent` function or a service's method, and to return; so a caller held
-  /// there may have stepped off in the middle of its work, or finished it. A caller held already
+  /// such as a `@concurrent` function or a service's method, to call another actor, to wait for
+  /// a child task (`async let`, a task group), and to return; so a caller held there may have
+  /// stepped off in the middle of its work, or finished it. A caller held already
   /// is let go until its next leaving, so that a test can follow it from step to step.
   public func holdWhenTheyLeaveTheActor() {
     let who = names.joined(separator: ", ")

@@ -405,8 +405,8 @@ public final class Scenario: Sendable {
   }
 
   /// Holds caller `name` the next time its task leaves the actor it runs on (see ``ActorHops``):
-  /// to run nonisolated code, such as a `@concurrent` function or a service's method, or to
-  /// return. From there on, whatever would run it waits, as for a held caller, while the others
+  /// to run nonisolated code, such as a `@concurrent` function or a service's method, to call
+  /// another actor, to wait for a child task, or to return. From there on, whatever would run it waits, as for a held caller, while the others
   /// run; the actor is free meanwhile, as it is while another thread runs that code. A caller
   /// held now is let go until then.
   func holdWhenItLeavesTheActor(_ name: String) {
@@ -439,7 +439,8 @@ public final class Scenario: Sendable {
   }
 
   /// How many times caller `name`'s task has left an actor so far: to run nonisolated code, such
-  /// as a `@concurrent` function or a service's method, or to return (see ``ActorHops``).
+  /// as a `@concurrent` function or a service's method, to call another actor, to wait for a
+  /// child task, or to return (see ``ActorHops``).
   ///
   /// A caller held where it left the actor (``Callers/holdWhenTheyLeaveTheActor()``) that leaves
   /// it again once let go had stepped off in the middle of its work, not returned.

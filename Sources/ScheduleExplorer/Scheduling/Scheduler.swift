@@ -127,9 +127,9 @@ final class Scheduler: @unchecked Sendable {
     // A task that completes on an actor wakes its waiters just as a task leaving the actor
     // enqueues itself; on the scheduler's threads, only a task leaving work of its own lane
     // counts.
-    let leaving =
+    let hop =
       lane.map { Self.isRunner ? Self.runningLane == Self.address(of: $0) : true } ?? false
-      && ActorHops.isLeavingAnActor(job)
+      ? ActorHops.leaving(job) : nil
     var heldAs: Int?
     if isWorld, let owner, let start = Self.start(of: creation, on: lane, owner: owner) {
       condition.lock()
@@ -140,15 +140,22 @@ final class Scheduler: @unchecked Sendable {
     // Which of its lane's leavings this is, and, where no scripted hold waits for it, whether the
     // scenario's watch holds the lane here; the watch is asked outside the lock.
     var leavingNumber: Int?
-    var holdsHere = false
-    if leaving, let lane {
+    var watch: LeavingWatch?
+    if let hop, let lane {
       condition.lock()
-      lane.leavings += 1
-      leavingNumber = lane.leavings
-      let watch = lane.holdWhenLeaving == nil ? leavingWatches[lane.scenario] : nil
+      if lane.home == nil { lane.home = hop.from }
+      // Another actor's job enqueued on the way back to the actor the caller called is that
+      // actor's own: not a leaving (see ``ActorHops``).
+      if !hop.toAnotherActor || lane.home == hop.from {
+        lane.leavings += 1
+        leavingNumber = lane.leavings
+        if lane.holdWhenLeaving == nil { watch = leavingWatches[lane.scenario] }
+      }
       condition.unlock()
-      if let watch, let leavingNumber { holdsHere = watch.hold(lane, leavingNumber) }
     }
+    let leaving = leavingNumber != nil
+    var holdsHere = false
+    if let watch, let lane, let leavingNumber { holdsHere = watch.hold(lane, leavingNumber) }
     condition.lock()
     queue.append(
       Entry(
@@ -733,6 +740,9 @@ final class Lane: TaskExecutor, @unchecked Sendable {
   var holdWhenLeaving: (@Sendable () -> Void)?
   /// How many times the caller's task has left an actor. Guarded by the scheduler's lock.
   var leavings = 0
+  /// The executor of the first actor the caller's task left, which is the actor it called.
+  /// Guarded by the scheduler's lock.
+  var home: UnsafeRawPointer?
 
   init(for scenario: Int) {
     self.scenario = scenario
