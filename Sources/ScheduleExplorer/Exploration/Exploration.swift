@@ -770,7 +770,8 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
             }
             away.withLock { $0.target = (caller, leaving) }
             scenario.recordTestStep(
-              "will hold \(caller) where it leaves the actor for the \(Self.ordinal(leaving)) time")
+              "will hold \(caller) where it leaves the actor for the \(Self.ordinal(leaving)) time "
+                + "since its call")
           case .take:
             away.withLock { $0.question = question }
           case .diverged(let expected):
