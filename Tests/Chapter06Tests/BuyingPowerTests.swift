@@ -527,7 +527,8 @@ struct BuyingPowerWorld: ChapterWorld {
 
   /// `available` is always the starting balance minus every order that the exchange accepted, is
   /// still deciding, or may still fill (its answer was lost), and never below zero; an order that
-  /// fits is never refused; and orders that fit go to the exchange at the same time.
+  /// fits is never refused, where what is left may also leave out orders placed earlier and not
+  /// yet sent; and orders that fit go to the exchange at the same time.
   func checkPromise(_ moment: Moment<Self>) async {
     let records = exchange.requests.records
     func order(of caller: CallerRecord) -> Requests.Record? {
@@ -549,6 +550,18 @@ struct BuyingPowerWorld: ChapterWorld {
     func spent(at time: Int) -> Int {
       holding(at: time).reduce(0) { $0 + moment.call(of: $1).order.cost }
     }
+    /// Whether `caller`'s order may have held money at `time`: it was sent before then and not
+    /// given back, or it was placed before then and was still on its way to the exchange, where
+    /// an account may already have reserved its money, as before a check of its own.
+    func mayHold(_ caller: CallerRecord, at time: Int) -> Bool {
+      guard caller.startedAt < time, !(caller.error is InsufficientBuyingPower) else {
+        return false
+      }
+      if let submitted = order(of: caller), submitted.startedAt < time {
+        return !refunded(caller, by: time)
+      }
+      return (caller.finishedAt ?? .max) > time
+    }
 
     let available = await account.available
     moment.expect(
@@ -568,7 +581,11 @@ struct BuyingPowerWorld: ChapterWorld {
         """)
     }
     for caller in moment.callers where caller.error is InsufficientBuyingPower {
-      let free = Self.startingBalance - spent(at: caller.startedAt)
+      let free =
+        Self.startingBalance
+        - moment.callers.filter { mayHold($0, at: caller.startedAt) }.reduce(0) {
+          $0 + moment.call(of: $1).order.cost
+        }
       let cost = moment.call(of: caller).order.cost
       moment.expect(
         free < cost, "an order that fits is placed",
