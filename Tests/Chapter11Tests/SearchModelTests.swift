@@ -236,7 +236,9 @@ struct SearchModelGuardTests {
     let search = screen.type("swift")
     try await screen.waitForTheSearch(for: "swift")
     search.cancel()
-    let cancelled = screen.service.wasCancelled(1)
+    // The cancellation may reach the request by a step of its own, such as a task the search's
+    // cancellation handler starts.
+    let cancelled = await screen.scenario.waitUntil { screen.service.wasCancelled(1) }
     screen.service.open()
     _ = try await search.results()
 
