@@ -149,6 +149,43 @@ struct MarketFeedGuardTests {
     #expect(price != nil, "the feed should apply the prices it receives")
   }
 
+  @Test("A message is applied right after its write, before the feed steps away")
+  func aMessageIsAppliedBeforeTheFeedStepsAway() async throws {
+    let scenario = Scenario()
+    let socket = FakeFeedSocket(scenario)
+    let journal = FakeFeedJournal(scenario)
+    let feed = MarketFeed(socket: socket, journal: journal)
+
+    let runner = scenario.start(1, "run()") { await feed.run() }
+    try #require(await scenario.wait { socket.isConnected }, "run() should connect to the socket")
+    socket.deliverNext()
+    try await scenario.settle()
+    // Once the write has finished, the feed is stopped the next time it leaves the actor, for
+    // whatever it leaves for; a reader meanwhile sees what the feed has applied.
+    runner.holdWhenTheyLeaveTheActor()
+    if let write = journal.waitingAppendOfNewestMessage { journal.release(write) }
+    try await scenario.settle()
+    let written = journal.writtenSequence
+    let applied = try await scenario.call("lastSequence") { await feed.lastSequence }
+    runner.release()
+    socket.close()
+    journal.open()
+    _ = try await runner.results()
+
+    #expect(
+      written.isEmpty || applied == written.last,
+      scenario.explain(
+        """
+        Message #\(written.last ?? 0) was written, and then the feed stepped away from the actor \
+        with lastSequence still \(applied == 0 ? "0, no message applied" : "#\(applied)"): \
+        for as long as that step lasts, a reader of the feed sees an older state than the journal \
+        holds.
+        """,
+        correctly: "lastSequence is #\(written.last ?? 0) as soon as its write has finished."
+      )
+    )
+  }
+
   @Test("Closing the socket ends run()")
   func closingTheSocketEndsRun() async throws {
     let scenario = Scenario()
