@@ -249,6 +249,38 @@ struct AvatarLoaderMoreRowsTests {
     )
   }
 
+  @Test("A row cancelled while it is away from the loader returns once it is back")
+  func rowCancelledWhileAwayReturns() async throws {
+    let scenario = Scenario()
+    let client = FakeImageClient(scenario)
+    let loader = AvatarLoader(client: client)
+
+    let row = scenario.start(1, "avatar(at: cat.png)") { try await loader.avatar(at: .cat) }
+    // The row is stopped the first time it leaves the loader, whatever it leaves for, and is
+    // cancelled there; then it is let go.
+    row.holdWhenTheyLeaveTheActor()
+    try await scenario.settle()
+    let wasAway = scenario.callers.contains { $0.name == "A" && $0.isHeld } && !row.allFinished
+    row.cancel()
+    try await scenario.settle()
+    row.release()
+    let returned = await scenario.wait { row.allFinished }
+    client.open()
+    let results = try await row.results()
+
+    #expect(
+      returned,
+      scenario.explain(
+        """
+        Row A was cancelled \(wasAway ? "while it was away from the loader" : "while it waited"), \
+        and once it was let go it still did not return: it went on waiting for download #1, \
+        which nobody wanted any more. In the end, \(describe(results)).
+        """,
+        correctly: "A returns as soon as it is let go."
+      )
+    )
+  }
+
   @Test("Two avatars with the same file name at different paths are two downloads")
   func sameFileNameAtTwoPathsIsTwoPictures() async throws {
     let scenario = Scenario()
