@@ -333,16 +333,26 @@ struct SearchScreenWorld: ChapterWorld {
   }
 
   /// Settled: every search has returned, waits for the backend's answer, or is held, inside its
-  /// decode or ready to return.
+  /// decode or ready to return; or a search is held inside its decode and nothing more happens
+  /// until it is let go, as when searches take turns on one decoder.
   func settle(_ scenario: Scenario) async throws {
+    let settled: @Sendable () -> Bool = {
+      let waiting = Set(service.requests.records.filter(\.isInFlight).compactMap(\.caller))
+      return scenario.callers.allSatisfy {
+        $0.hasFinished || waiting.contains($0.name) || scenario.isHeldInsideItsWork($0.name)
+          || ($0.isHeld && scenario.isReadyToResume($0.name))
+      }
+    }
+    let oneIsHeldInsideItsDecode: @Sendable () -> Bool = {
+      scenario.callers.contains { scenario.isHeldInsideItsWork($0.name) }
+    }
+    if await scenario.waitUntil(settled, orQuietWhile: oneIsHeldInsideItsDecode)
+      || oneIsHeldInsideItsDecode()
+    {
+      return
+    }
     try await scenario.settle(
-      when: {
-        let waiting = Set(service.requests.records.filter(\.isInFlight).compactMap(\.caller))
-        return scenario.callers.allSatisfy {
-          $0.hasFinished || waiting.contains($0.name) || scenario.isHeldInsideItsWork($0.name)
-            || ($0.isHeld && scenario.isReadyToResume($0.name))
-        }
-      }, "a search had neither returned nor reached the backend")
+      when: settled, "a search had neither returned nor reached the backend")
   }
 
   /// Answers are decoded off the main actor; the screen changes only to the hits of the newest

@@ -237,6 +237,34 @@ public final class Scenario: Sendable {
     return condition()
   }
 
+  /// Waits until `condition` holds or, while `heldUp` holds, until nothing more happens without
+  /// the test, and answers whether `condition` holds.
+  ///
+  /// For code on the main actor, whose jobs the scheduler does not run, while the test holds a
+  /// caller that others may be waiting behind: "nothing more happens" means that, twice in a
+  /// row, the scheduler ran everything of this scenario it could, then the main actor ran every
+  /// job it had been given, and nothing reached the timeline meanwhile. A search whose decode
+  /// queues behind another's held one then ends the wait at once instead of at the time limit.
+  /// It gives up after 20 rounds that each brought something new, and returns at once, without
+  /// waiting further, once the scheduler has nothing to run and `heldUp` does not hold.
+  public func waitUntil(
+    _ condition: @escaping @Sendable () -> Bool, orQuietWhile heldUp: @Sendable () -> Bool
+  ) async -> Bool {
+    var quietRounds = 0
+    var rounds = 0
+    while quietRounds < 2 && rounds < 20 {
+      rounds += 1
+      let before = state.value.clock
+      _ = await waitForWaiter(until: condition, orSettled: true)
+      if condition() || !heldUp() { break }
+      // The main actor runs its jobs in the order they came, so once this one has run, every
+      // main-actor job enqueued before it has run too.
+      await MainActor.run {}
+      quietRounds = state.value.clock == before ? quietRounds + 1 : 0
+    }
+    return condition()
+  }
+
   /// Waits until `condition`, which says what settled means for work the scheduler cannot see,
   /// holds; after the time limit, throws, saying that `what` never happened.
   public func settle(when condition: @escaping @Sendable () -> Bool, _ what: String) async throws {
