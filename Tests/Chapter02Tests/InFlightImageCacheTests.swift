@@ -81,21 +81,7 @@ struct InFlightDownloadTests {
     let client = FakeImageClient(scenario)
     let cache = ImageCache(client: client)
 
-    let first = scenario.start(1, "image(for: cat.png)") { try await cache.image(for: .cat) }
-    try await scenario.settle()
-    let joiner = scenario.start(1, "image(for: cat.png)") { try await cache.image(for: .cat) }
-    try await scenario.settle()
-    try #require(
-      client.downloads(of: .cat) == 1,
-      scenario.explain(
-        """
-        B asked for cat.png while download #1 was running, and \(client.downloads(of: .cat) - 1) \
-        more download\(client.downloads(of: .cat) == 2 ? "" : "s") of cat.png started instead of \
-        B waiting for download #1.
-        """,
-        correctly: "B waits for download #1."
-      )
-    )
+    let (first, joiner) = try await aDownloadWithAJoiner(scenario, client, cache)
     // Download #1 fails, and A hears of it; B, who asked too, is held before it can resume, or
     // after it has heard, where it next leaves the actor, as for a report of the failure.
     switch held {
@@ -146,21 +132,7 @@ struct InFlightDownloadTests {
     let client = FakeImageClient(scenario)
     let cache = ImageCache(client: client)
 
-    let first = scenario.start(1, "image(for: cat.png)") { try await cache.image(for: .cat) }
-    try await scenario.settle()
-    let joiner = scenario.start(1, "image(for: cat.png)") { try await cache.image(for: .cat) }
-    try await scenario.settle()
-    try #require(
-      client.downloads(of: .cat) == 1,
-      scenario.explain(
-        """
-        B asked for cat.png while download #1 was running, and \(client.downloads(of: .cat) - 1) \
-        more download\(client.downloads(of: .cat) == 2 ? "" : "s") of cat.png started instead of \
-        B waiting for download #1.
-        """,
-        correctly: "B waits for download #1."
-      )
-    )
+    let (first, joiner) = try await aDownloadWithAJoiner(scenario, client, cache)
     // Download #1 fails. B has not resumed yet; A has heard of the failure and is held where it
     // next leaves the actor, as for a report of the failure, or as it returns.
     joiner.hold()
@@ -188,6 +160,29 @@ struct InFlightDownloadTests {
         correctly: "download #2 starts for C, and C gets its image."
       )
     )
+  }
+
+  /// Caller A asks for cat.png and starts download #1; then caller B asks while it runs, and the
+  /// test stops here unless B waits for download #1 instead of starting one of its own.
+  private func aDownloadWithAJoiner(
+    _ scenario: Scenario, _ client: FakeImageClient, _ cache: ImageCache
+  ) async throws -> (first: Callers<Image>, joiner: Callers<Image>) {
+    let first = scenario.start(1, "image(for: cat.png)") { try await cache.image(for: .cat) }
+    try await scenario.settle()
+    let joiner = scenario.start(1, "image(for: cat.png)") { try await cache.image(for: .cat) }
+    try await scenario.settle()
+    try #require(
+      client.downloads(of: .cat) == 1,
+      scenario.explain(
+        """
+        B asked for cat.png while download #1 was running, and \(client.downloads(of: .cat) - 1) \
+        more download\(client.downloads(of: .cat) == 2 ? "" : "s") of cat.png started instead of \
+        B waiting for download #1.
+        """,
+        correctly: "B waits for download #1."
+      )
+    )
+    return (first, joiner)
   }
 }
 
