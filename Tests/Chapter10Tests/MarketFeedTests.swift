@@ -5,17 +5,26 @@ import WorkbookTestSupport
 
 @testable import Chapter10
 
+/// A feed in a scenario of its own, with `run()` started and connected to its socket. The socket
+/// delivers nothing until the test says so, and the journal's writes wait until the test lets
+/// them finish.
+private func aRunningFeed() async throws -> (
+  Scenario, FakeFeedSocket, FakeFeedJournal, MarketFeed, Callers<Void>
+) {
+  let scenario = Scenario()
+  let socket = FakeFeedSocket(scenario)
+  let journal = FakeFeedJournal(scenario)
+  let feed = MarketFeed(socket: socket, journal: journal)
+  let runner = scenario.start(1, "run()") { await feed.run() }
+  try #require(await scenario.wait { socket.isConnected }, "run() should connect to the socket")
+  return (scenario, socket, journal, feed, runner)
+}
+
 @Suite("Chapter 10: messages are applied in the order they arrive", .testScheduler, .exposesBug)
 struct MessageOrderTests {
   @Test("Messages are written and applied in the order the socket delivered them")
   func messagesAreAppliedInOrder() async throws {
-    let scenario = Scenario()
-    let socket = FakeFeedSocket(scenario)
-    let journal = FakeFeedJournal(scenario)
-    let feed = MarketFeed(socket: socket, journal: journal)
-
-    let runner = scenario.start(1, "run()") { await feed.run() }
-    try #require(await scenario.wait { socket.isConnected }, "run() should connect to the socket")
+    let (scenario, socket, journal, _, runner) = try await aRunningFeed()
     for _ in 1...3 {
       socket.deliverNext()
     }
@@ -52,12 +61,7 @@ struct MessageOrderTests {
 
   @Test("run() returns only once every message it received is applied")
   func runReturnsOnlyOnceEverythingIsApplied() async throws {
-    let scenario = Scenario()
-    let socket = FakeFeedSocket(scenario)
-    let journal = FakeFeedJournal(scenario)
-    let feed = MarketFeed(socket: socket, journal: journal)
-
-    let runner = scenario.start(1, "run()") { await feed.run() }
+    let (scenario, socket, journal, feed, runner) = try await aRunningFeed()
     try await scenario.settle()
     socket.deliverNext()
     socket.deliverNext()
@@ -86,14 +90,8 @@ struct MessageOrderTests {
 
   @Test("A message delivered just before the socket closes is applied before run() returns")
   func aMessageDeliveredAsTheSocketClosesIsApplied() async throws {
-    let scenario = Scenario()
-    let socket = FakeFeedSocket(scenario)
-    let journal = FakeFeedJournal(scenario)
-    let feed = MarketFeed(socket: socket, journal: journal)
+    let (scenario, socket, journal, _, runner) = try await aRunningFeed()
     journal.open()
-
-    let runner = scenario.start(1, "run()") { await feed.run() }
-    try #require(await scenario.wait { socket.isConnected }, "run() should connect to the socket")
     // Work the message starts off the socket's thread may start late, as it may on a busy pool of
     // threads: here, after the socket has closed.
     scenario.holdNewTasks()
@@ -125,14 +123,8 @@ struct MessageOrderTests {
 struct MarketFeedGuardTests {
   @Test("Every message is written once and its price applied")
   func everyMessageIsAppliedOnce() async throws {
-    let scenario = Scenario()
-    let socket = FakeFeedSocket(scenario)
-    let journal = FakeFeedJournal(scenario)
-    let feed = MarketFeed(socket: socket, journal: journal)
+    let (scenario, socket, journal, feed, runner) = try await aRunningFeed()
     journal.open()
-
-    let runner = scenario.start(1, "run()") { await feed.run() }
-    try #require(await scenario.wait { socket.isConnected }, "run() should connect to the socket")
     for _ in 1...3 {
       socket.deliverNext()
     }
@@ -151,13 +143,7 @@ struct MarketFeedGuardTests {
 
   @Test("A message is applied right after its write, before the feed steps away")
   func aMessageIsAppliedBeforeTheFeedStepsAway() async throws {
-    let scenario = Scenario()
-    let socket = FakeFeedSocket(scenario)
-    let journal = FakeFeedJournal(scenario)
-    let feed = MarketFeed(socket: socket, journal: journal)
-
-    let runner = scenario.start(1, "run()") { await feed.run() }
-    try #require(await scenario.wait { socket.isConnected }, "run() should connect to the socket")
+    let (scenario, socket, journal, feed, runner) = try await aRunningFeed()
     socket.deliverNext()
     try await scenario.settle()
     // Once the write has finished, the feed is stopped the next time it leaves the actor, for
@@ -188,14 +174,8 @@ struct MarketFeedGuardTests {
 
   @Test("Closing the socket ends run()")
   func closingTheSocketEndsRun() async throws {
-    let scenario = Scenario()
-    let socket = FakeFeedSocket(scenario)
-    let journal = FakeFeedJournal(scenario)
-    let feed = MarketFeed(socket: socket, journal: journal)
+    let (scenario, socket, journal, _, runner) = try await aRunningFeed()
     journal.open()
-
-    let runner = scenario.start(1, "run()") { await feed.run() }
-    try #require(await scenario.wait { socket.isConnected }, "run() should connect to the socket")
     socket.deliverNext()
     _ = await scenario.wait { journal.requests.finished == 1 }
     socket.close()
