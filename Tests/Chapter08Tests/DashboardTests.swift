@@ -113,11 +113,13 @@ struct DashboardGuardTests {
     try await scenario.settle()
     let newer = scenario.start(1, "load()") { try await dashboard.load() }
     try await scenario.settle()
-    /// Answers the waiting requests of `caller`, the first of them as `first`, until it returns.
+    /// Answers the waiting requests of `caller`, the first of them as `first`, until it returns
+    /// or waits on no request of its own, as a load that joined another's would.
     func answer(_ caller: String, first: String, _ load: Callers<DashboardContent>) async throws {
       var outcome = first
       while !load.allFinished {
         let waiting = service.requests.records.filter { $0.caller == caller && $0.isInFlight }
+        if waiting.isEmpty { return }
         for request in waiting {
           service.requests.release(request.number, as: outcome)
           outcome = "content"
@@ -129,6 +131,7 @@ struct DashboardGuardTests {
     try await answer("A", first: "content", older)
     let loaded = try await older.results()[0].value
     let shown = try await scenario.call("content") { await dashboard.content }
+    service.open()
 
     #expect(
       loaded != nil && shown == loaded,
