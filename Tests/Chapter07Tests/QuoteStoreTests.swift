@@ -140,6 +140,37 @@ struct QuoteStoreGuardTests {
     #expect(shownSecond == FakeQuoteSource.quote(number: 2))
   }
 
+  @Test("A refresh that has returned shows its price, even before other work has run")
+  func returnedRefreshShowsItsPrice() async throws {
+    let scenario = Scenario()
+    let source = FakeQuoteSource(scenario)
+    let store = QuoteStore(source: source)
+
+    let refresh = scenario.start(1, "refresh(ACME)") { try await store.refresh("ACME") }
+    try await scenario.settle()
+    // Once the answer is on its way back, a task the store starts runs late, as it may on a busy
+    // pool of threads.
+    scenario.holdNewTasks()
+    source.release(1)
+    try await scenario.settle()
+    let returned = refresh.allFinished
+    let shown = try await scenario.call("quote(for: ACME)") { await store.quote(for: "ACME") }
+    scenario.letHeldTasksRun()
+    _ = try await refresh.results()
+
+    #expect(
+      !returned || shown == FakeQuoteSource.quote(number: 1),
+      scenario.explain(
+        """
+        A's refresh of ACME returned, and right after, before a task the store had started since \
+        could run, the store showed \(shown?.testDescription ?? "nothing"): whoever awaits \
+        refresh(ACME) takes its return to mean that the price it brought is shown.
+        """,
+        correctly: "once refresh(ACME) has returned, quote #1 is shown."
+      )
+    )
+  }
+
   @Test("Each symbol keeps its own order")
   func symbolsAreOrderedIndependently() async throws {
     let scenario = Scenario()
