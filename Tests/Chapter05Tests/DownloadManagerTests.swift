@@ -513,8 +513,9 @@ struct DownloadManagerWorld: ChapterWorld {
   /// is unfinished and not cancelled; a newer request or a cancellation cancels the download that
   /// is really running for the key; a request replaced before its download answered ends with a
   /// cancellation, Swift's or the one its download threw, and one nobody replaced ends as its
-  /// download did (one replaced after its download answered may end either way); and keys do not
-  /// wait for each other.
+  /// download did (one replaced after its download answered may end either way, as may one whose
+  /// client brought the bytes all the same, which this world's client never does); and keys do
+  /// not wait for each other.
   func checkPromise(_ moment: Moment<Self>) async {
     let records = client.requests.records
     let downloads = moment.callers.filter {
