@@ -235,6 +235,37 @@ struct ReservationTests {
     order.cancel()
     order.release()
     try await scenario.settle()
+    try await expectMoneyHeldOnlyForAnOrderTheExchangeSaw(
+      order, account, exchange, scenario, cancelled: "before its call of place(_:) began")
+  }
+
+  @Test(
+    "A caller cancelled while away from the account keeps money only for an order the exchange saw"
+  )
+  func orderCancelledWhileAwayFromTheAccount() async throws {
+    let (scenario, exchange, account) = anAccount()
+
+    let order = scenario.start(1, "place(60 ACME, $60.00)") {
+      try await account.place(sixtyDollars)
+    }
+    // A is stopped where it first leaves the account, for a step of its own or for the exchange,
+    // and cancelled there.
+    order.holdWhenTheyLeaveTheActor()
+    try await scenario.settle()
+    order.cancel()
+    order.release()
+    try await scenario.settle()
+    try await expectMoneyHeldOnlyForAnOrderTheExchangeSaw(
+      order, account, exchange, scenario,
+      cancelled: "where its call of place(_:) first left the account")
+  }
+
+  /// Expects that A's order of $60.00, whose task was cancelled `cancelled`, holds its money once
+  /// A's call has ended only if the order reached the exchange, which may still fill it.
+  private func expectMoneyHeldOnlyForAnOrderTheExchangeSaw(
+    _ order: Callers<OrderConfirmation>, _ account: BuyingPower, _ exchange: FakeExchange,
+    _ scenario: Scenario, cancelled: String
+  ) async throws {
     let available = try await available(of: account, in: scenario)
     let sent = exchange.ordersReceived > 0
     exchange.open()
@@ -246,16 +277,15 @@ struct ReservationTests {
       scenario.explain(
         sent
           ? """
-          A's task was cancelled before A called place(_:) for its order of $60.00. A's call \
-          ended (\(result)), but its order had reached the exchange, which may still fill it; yet \
+          A placed an order of $60.00, and its task was cancelled \(cancelled). A's call ended \
+          (\(result)), but its order had reached the exchange, which may still fill it; yet \
           available was \(dollars(available.cents)), as if the $60.00 were free to spend again.
           """
           : """
-          A's task was cancelled before A called place(_:) for its order of $60.00. A's call \
-          ended (\(result)) before any order reached the exchange: nothing can ever be spent on \
-          it. Yet available was \
-          \(dollars(available.cents)): the $60.00 stayed out of reach for an order that does not \
-          exist.
+          A placed an order of $60.00, and its task was cancelled \(cancelled). A's call ended \
+          (\(result)) before any order reached the exchange: nothing can ever be spent on it. \
+          Yet available was \(dollars(available.cents)): the $60.00 stayed out of reach for an \
+          order that does not exist.
           """,
         correctly:
           "an order the exchange never saw costs nothing; one it saw holds its $60.00 unless rejected."
