@@ -164,7 +164,9 @@ struct ImageCacheGuardTests {
     )
   }
 
-  @Test("Addresses that differ from another only in their host or their query are other pictures")
+  @Test(
+    "Addresses that differ from another only in their host, their port or their query are other pictures"
+  )
   func addressesSharingAFileNameAreOtherPictures() async throws {
     let scenario = Scenario()
     let client = FakeImageClient(scenario)
@@ -178,17 +180,21 @@ struct ImageCacheGuardTests {
     let small = try await scenario.call("image(for: cat.png?size=small)") {
       try await cache.image(for: .catSmall)
     }
+    let otherPort = try await scenario.call("image(for: images.example.com:8443/cat.png)") {
+      try await cache.image(for: .catOnAnotherPort)
+    }
+    let others: [URL] = [.catThumbnail, .catSmall, .catOnAnotherPort]
 
     #expect(
-      client.downloads(of: .catThumbnail) == 1 && client.downloads(of: .catSmall) == 1
-        && Set([cat, thumbnail, small]).count == 3,
+      others.allSatisfy { client.downloads(of: $0) == 1 }
+        && Set([cat, thumbnail, small, otherPort]).count == 4,
       """
-      \(URL.cat), \(URL.catThumbnail) and \(URL.catSmall) are three pictures whose file \
-      names are the same, yet asking for them one after another started \
-      \(client.downloads(of: .catThumbnail)) downloads of the second and \
-      \(client.downloads(of: .catSmall)) of the third, and returned \(cat.testDescription), \
-      \(thumbnail.testDescription) and \(small.testDescription). Expected: a download of its \
-      own for each, and its own image.
+      \(URL.cat), \(URL.catThumbnail), \(URL.catSmall) and \(URL.catOnAnotherPort) are four \
+      pictures whose file names are the same, yet asking for them one after another started \
+      \(others.map { "\(client.downloads(of: $0))" }.joined(separator: ", ")) downloads of the \
+      last three, and returned \(cat.testDescription), \(thumbnail.testDescription), \
+      \(small.testDescription) and \(otherPort.testDescription). Expected: a download of its own \
+      for each, and its own image.
       """
     )
   }

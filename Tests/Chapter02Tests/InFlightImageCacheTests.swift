@@ -387,7 +387,7 @@ struct InFlightGuardTests {
   }
 
   @Test(
-    "Addresses that differ from another only in their host or their query download apart, and each keeps its picture"
+    "Addresses that differ from another only in their host, their port or their query download apart, and each keeps its picture"
   )
   func addressesSharingAFileNameAreOtherPictures() async throws {
     let scenario = Scenario()
@@ -401,21 +401,25 @@ struct InFlightGuardTests {
     let small = scenario.start(1, "image(for: cat.png?size=small)") {
       try await cache.image(for: .catSmall)
     }
-    let allRunning = await scenario.wait { client.requestsInFlight >= 3 }
+    let otherPort = scenario.start(1, "image(for: images.example.com:8443/cat.png)") {
+      try await cache.image(for: .catOnAnotherPort)
+    }
+    let allRunning = await scenario.wait { client.requestsInFlight >= 4 }
     client.open()
-    let first = try await cat.results() + thumbnail.results() + small.results()
+    let first =
+      try await cat.results() + thumbnail.results() + small.results() + otherPort.results()
     let later = try await scenario.call("image(for: cat.png?size=small)") {
       try await cache.image(for: .catSmall)
     }
 
     let images = first.compactMap(\.value)
     #expect(
-      allRunning && images.count == 3 && Set(images).count == 3,
+      allRunning && images.count == 4 && Set(images).count == 4,
       scenario.explain(
         """
-        \(URL.cat), \(URL.catThumbnail) and \(URL.catSmall) are three pictures whose file names \
-        are the same, asked for at once, yet \(client.mostRequestsAtOnce) downloads ran at a time \
-        and callers got: \(describe(first)).
+        \(URL.cat), \(URL.catThumbnail), \(URL.catSmall) and \(URL.catOnAnotherPort) are four \
+        pictures whose file names are the same, asked for at once, yet \
+        \(client.mostRequestsAtOnce) downloads ran at a time and callers got: \(describe(first)).
         """,
         correctly: "each address has a download of its own, and each caller gets its own image."
       )

@@ -10,16 +10,19 @@ extension URL {
   public static let catThumbnail = URL(string: "https://thumbnails.example.com/cat.png")!
   /// Another picture whose address differs from ``cat``'s only in its query.
   public static let catSmall = URL(string: "https://images.example.com/cat.png?size=small")!
+  /// Another picture whose address differs from ``cat``'s only in its port: another server.
+  public static let catOnAnotherPort = URL(string: "https://images.example.com:8443/cat.png")!
   /// Another picture whose address differs from ``cat``'s only in the case of a letter of its
   /// path. Only the scheme and the host of an address ignore case (RFC 3986, section 6.2.2.1); a
   /// server may hold `Cat.png` and `cat.png` as two files.
   public static let catCapitalized = URL(string: "https://images.example.com/Cat.png")!
 
   /// How the tests name the picture at this address: its path and query, such as `cat.png` or
-  /// `cat.png?size=800`, when it is on the course's image host, and its host too otherwise, such
-  /// as `thumbnails.example.com/cat.png`, so that two addresses are never one name.
+  /// `cat.png?size=800`, when it is on the course's image server, and its host and port too
+  /// otherwise, such as `thumbnails.example.com/cat.png`, so that two addresses are never one name.
   public var pictureName: String {
     let rest = path + (query.map { "?" + $0 } ?? "")
-    return host == "images.example.com" ? String(rest.dropFirst()) : (host ?? "") + rest
+    let server = (host ?? "") + (port.map { ":\($0)" } ?? "")
+    return server == "images.example.com" ? String(rest.dropFirst()) : server + rest
   }
 }
