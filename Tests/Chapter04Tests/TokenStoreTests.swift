@@ -456,8 +456,9 @@ struct TokenStoreWorld: ChapterWorld {
   /// access-0 is replaced once: callers who report it or find it expired while it is current
   /// share one refresh, and a caller who reports it after it was replaced gets the current token
   /// without a refresh; no caller is handed back access-0; no refresh token is presented twice; a
-  /// failed refresh reaches only the callers waiting for it; and a caller's cancellation ends no
-  /// other caller's call.
+  /// failed refresh reaches only the callers who asked while it ran or before the caller who
+  /// started it returned (the promise says "heard of the failure", which is never later than
+  /// that); and a caller's cancellation ends no other caller's call.
   func checkPromise(_ moment: Moment<Self>) async {
     let records = server.requests.records
     /// What callers did with access-0, as a message says it: "reported access-0".
