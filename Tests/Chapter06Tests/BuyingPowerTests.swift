@@ -16,6 +16,19 @@ private let sixtyDollars = Order(symbol: "ACME", quantity: 60, limitPrice: 100)
 /// 40 shares at $1.00.
 private let fortyDollars = Order(symbol: "ACME", quantity: 40, limitPrice: 100)
 
+/// Orders placed one after another whose answers are all lost, as a test's argument.
+struct LostOrders: Sendable, CustomTestStringConvertible {
+  let orders: [Order]
+
+  init(_ orders: [Order]) {
+    self.orders = orders
+  }
+
+  var testDescription: String {
+    orders.map { "\($0.quantity) \($0.symbol) (\(dollars($0.cost)))" }.joined(separator: ", ")
+  }
+}
+
 /// A scenario, its exchange, and an account holding `cents` ($100.00 unless told) that trades on it.
 private func anAccount(holding cents: Int = 10_000) -> (Scenario, FakeExchange, BuyingPower) {
   let scenario = Scenario()
@@ -152,34 +165,50 @@ struct ReservationTests {
     )
   }
 
-  @Test("An order whose answer was lost keeps its money when another order is then rejected")
-  func lostOrderKeepsItsMoneyThroughAnotherRejection() async throws {
+  @Test(
+    "Orders whose answers were lost keep their money when another order is then rejected",
+    arguments: [LostOrders([sixtyDollars]), LostOrders([fortyDollars, fortyDollars])])
+  func lostOrdersKeepTheirMoneyThroughAnotherRejection(_ lost: LostOrders) async throws {
+    let lost = lost.orders
     let (scenario, exchange, account) = anAccount()
+    let held = lost.reduce(0) { $0 + $1.cost }
+    // The rejected order takes the rest of the account, so that it fits only if the lost orders
+    // still hold theirs.
+    let rest = Order(symbol: "ACME", quantity: (10_000 - held) / 100, limitPrice: 100)
 
-    let first = scenario.start(1, "place(60 ACME, $60.00)") {
-      try await account.place(sixtyDollars)
+    var results: [CallerResult<OrderConfirmation>] = []
+    for (number, order) in zip(1..., lost) {
+      let caller = scenario.start(1, "place(\(order.quantity) ACME, \(dollars(order.cost)))") {
+        try await account.place(order)
+      }
+      try await scenario.settle()
+      exchange.requests.release(number, as: "unknown")
+      results += try await caller.results()
+    }
+    let rejected = scenario.start(1, "place(\(rest.quantity) ACME, \(dollars(rest.cost)))") {
+      try await account.place(rest)
     }
     try await scenario.settle()
-    exchange.requests.release(1, as: "unknown")
-    _ = try await first.results()
-    let second = scenario.start(1, "place(40 ACME, $40.00)") {
-      try await account.place(fortyDollars)
-    }
-    try await scenario.settle()
-    exchange.requests.release(2, as: "reject")
-    let results = try await first.results() + second.results()
+    exchange.requests.release(lost.count + 1, as: "reject")
+    results += try await rejected.results()
     let available = try await available(of: account, in: scenario)
 
+    let whose =
+      lost.count == 1
+      ? "the answer to an order of \(dollars(held)) was lost, so it may still be filled"
+      : "the answers to \(lost.count) equal orders of \(dollars(lost[0].cost)) were lost, so "
+        + "each may still be filled"
     #expect(
-      available == Money(cents: 4_000),
+      available == Money(cents: 10_000 - held),
       scenario.explain(
         """
-        The answer to A's $60.00 order was lost, so it may still be filled; then the exchange \
-        rejected B's $40.00 order. Available was \(dollars(available.cents)) afterwards: B's \
-        rejection should give back B's $40.00 and nothing of A's. Callers got: \
-        \(describe(results)).
+        The account held $100.00; \(whose). Then the exchange rejected an order of \
+        \(dollars(rest.cost)). Available was \(dollars(available.cents)) afterwards: the \
+        rejection should give back its own \(dollars(rest.cost)) and nothing of the orders of \
+        unknown fate. Callers got: \(describe(results)).
         """,
-        correctly: "$40.00 is available: A's $60.00 stays held, B's $40.00 comes back."
+        correctly:
+          "\(dollars(10_000 - held)) is available: the lost orders' \(dollars(held)) stays held."
       )
     )
   }
@@ -249,46 +278,54 @@ struct ReservationTests {
       try await account.place(sixtyDollars)
     }
     // A is stopped where it first leaves the account, for a step of its own or for the exchange,
-    // and cancelled there.
+    // and cancelled there, once B has placed an order of its own, which stays open.
     order.holdWhenTheyLeaveTheActor()
+    try await scenario.settle()
+    _ = scenario.start(1, "place(40 ACME, $40.00)") {
+      try await account.place(fortyDollars)
+    }
     try await scenario.settle()
     order.cancel()
     order.release()
     try await scenario.settle()
     try await expectMoneyHeldOnlyForAnOrderTheExchangeSaw(
       order, account, exchange, scenario,
-      cancelled: "where its call of place(_:) first left the account")
+      cancelled: "where its call of place(_:) first left the account", withAnotherOrderOpen: true)
   }
 
   /// Expects that A's order of $60.00, whose task was cancelled `cancelled`, holds its money once
-  /// A's call has ended only if the order reached the exchange, which may still fill it.
+  /// A's call has ended only if the order reached the exchange, which may still fill it; and that
+  /// B's order of $40.00, still at the exchange `withAnotherOrderOpen`, holds its own.
   private func expectMoneyHeldOnlyForAnOrderTheExchangeSaw(
     _ order: Callers<OrderConfirmation>, _ account: BuyingPower, _ exchange: FakeExchange,
-    _ scenario: Scenario, cancelled: String
+    _ scenario: Scenario, cancelled: String, withAnotherOrderOpen: Bool = false
   ) async throws {
     let available = try await available(of: account, in: scenario)
-    let sent = exchange.ordersReceived > 0
+    let sent = exchange.requests.records.contains { $0.caller == "A" }
     exchange.open()
     let result = try await order.results()[0]
-    let expected = Money(cents: sent ? 4_000 : 10_000)
+    let othersOpen = withAnotherOrderOpen ? 4_000 : 0
+    let expected = Money(cents: (sent ? 4_000 : 10_000) - othersOpen)
+    let fate =
+      sent
+      ? "its order had reached the exchange, which may still fill it"
+      : "no order of A's reached the exchange: nothing can ever be spent on it"
+    let others = withAnotherOrderOpen ? ", and B's order of $40.00 was still open" : ""
+    let gap =
+      available > expected
+      ? "money held for an order that may still be filled was free to spend again"
+      : "money stayed out of reach for an order that does not exist"
 
     #expect(
       available == expected,
       scenario.explain(
-        sent
-          ? """
-          A placed an order of $60.00, and its task was cancelled \(cancelled). A's call ended \
-          (\(result)), but its order had reached the exchange, which may still fill it; yet \
-          available was \(dollars(available.cents)), as if the $60.00 were free to spend again.
-          """
-          : """
-          A placed an order of $60.00, and its task was cancelled \(cancelled). A's call ended \
-          (\(result)) before any order reached the exchange: nothing can ever be spent on it. \
-          Yet available was \(dollars(available.cents)): the $60.00 stayed out of reach for an \
-          order that does not exist.
-          """,
+        """
+        A placed an order of $60.00, and its task was cancelled \(cancelled). A's call ended \
+        (\(result)); \(fate)\(others). Yet available was \(dollars(available.cents)), where it \
+        should be \(dollars(expected.cents)): \(gap).
+        """,
         correctly:
-          "an order the exchange never saw costs nothing; one it saw holds its $60.00 unless rejected."
+          "an order the exchange never saw costs nothing; one it saw holds its money unless rejected."
       )
     )
   }

@@ -1,4 +1,4 @@
-// Expected to fail: An order whose answer was lost keeps its money when another order is then rejected
+// Expected to fail: Orders whose answers were lost keep their money when another order is then rejected
 // Works the balance out again from its list of open orders when one is rejected; an order whose
 // answer was lost has left that list, so its money comes back with the next rejection.
 import Services
