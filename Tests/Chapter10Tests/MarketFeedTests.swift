@@ -117,6 +117,44 @@ struct MessageOrderTests {
       )
     )
   }
+
+  @Test("Messages delivered just before the socket closes are written in the order they arrived")
+  func messagesDeliveredAsTheSocketClosesStayInOrder() async throws {
+    let (scenario, socket, journal, _, runner) = try await aRunningFeed()
+    // As in the test before, work the messages start may start only after the socket has closed;
+    // here their writes wait as well, and the newest of those waiting finishes first.
+    scenario.holdNewTasks()
+    socket.deliverNext()
+    socket.deliverNext()
+    socket.close()
+    try await scenario.settle()
+    scenario.letHeldTasksRun()
+    for _ in 1...2 {
+      try await scenario.settle()
+      guard let newest = journal.waitingAppendOfNewestMessage else { break }
+      journal.release(newest)
+    }
+    journal.open()
+    _ = try await runner.results()
+    let sent = (1...2).map(FakeFeedSocket.sequence(ofMessage:))
+
+    #expect(
+      journal.writtenSequence == sent,
+      scenario.explain(
+        """
+        The socket delivered messages #\(sent[0]) and #\(sent[1]) and closed at once, before work \
+        that the messages started had begun. The journal wrote them in the order \
+        \(numbered(journal.writtenSequence)): up to \(journal.mostRequestsAtOnce) writes were \
+        waiting at `await journal.append` at the same time, so the order in which the writes \
+        finished decided the order of the journal.
+        """,
+        correctly: """
+          message #\(sent[1]) is not written until message #\(sent[0]) is, also once the socket \
+          has closed.
+          """
+      )
+    )
+  }
 }
 
 @Suite("Chapter 10: what the feed must keep doing", .testScheduler)

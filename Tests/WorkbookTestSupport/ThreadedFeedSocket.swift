@@ -60,7 +60,8 @@ public final class ThreadedFeedSocket: FeedSocket {
 }
 
 /// A ``FeedJournal`` that writes each message only once the ``ThreadedFeedSocket`` it is paced by
-/// has delivered the message after it.
+/// has delivered the message after it, or, for a burst, writes nothing until it has delivered
+/// them all.
 ///
 /// The feed writes a message in the middle of its own work, so every delivery after the first
 /// lands while the feed is busy (unless the wait gives up after a second); and since the journal
@@ -70,13 +71,18 @@ public final class ThreadedFeedSocket: FeedSocket {
 ///
 /// What ``FeedJournal`` documents, and how this fake does it:
 /// - "Durable storage that every message is written to": each write waits until the socket has
-///   delivered the message after it, so that appends end while the socket calls.
+///   delivered the message after it, so that appends end while the socket calls; in a burst, the
+///   first write waits until the socket has delivered every message, so that all but one of them
+///   wait for the feed at once.
 public final class PacedFeedJournal: FeedJournal {
   private let socket: ThreadedFeedSocket
+  private let isBurst: Bool
   private let written = Locked<[Int]>([])
 
-  public init(pacedBy socket: ThreadedFeedSocket) {
+  /// - Parameter burst: whether the first write waits for every message to be delivered.
+  public init(pacedBy socket: ThreadedFeedSocket, burst: Bool = false) {
     self.socket = socket
+    self.isBurst = burst
   }
 
   /// The sequence numbers of the messages written, in the order they were written.
@@ -86,7 +92,8 @@ public final class PacedFeedJournal: FeedJournal {
     let position =
       FakeFeedSocket.position(ofSequence: message.sequence, amongFirst: socket.count)
       ?? socket.count
-    socket.waitWithoutOrdering(untilDelivered: min(position + 1, socket.count))
+    socket.waitWithoutOrdering(
+      untilDelivered: isBurst ? socket.count : min(position + 1, socket.count))
     written.withLock { $0.append(message.sequence) }
   }
 }
