@@ -355,10 +355,10 @@ struct SearchScreenWorld: ChapterWorld {
       when: settled, "a search had neither returned nor reached the backend")
   }
 
-  /// Answers are decoded off the main actor; the screen changes only to the hits of the newest
-  /// search, once it succeeds; the hits shown never go back to an older query's;
+  /// Answers are decoded off the main actor; the screen changes only to hits for the text the
+  /// field holds, once a search for it succeeds; the hits shown never go back to an older query's;
   /// a search the view has cancelled has its request cancelled; and once the newest search has
-  /// succeeded, its hits are what the screen lists.
+  /// succeeded, hits for its text are what the screen lists.
   func checkPromise(_ moment: Moment<Self>) async {
     for decoding in decoder.decodings where decoding.onMainActor {
       moment.expect(
@@ -378,7 +378,8 @@ struct SearchScreenWorld: ChapterWorld {
     if changed, let newest = moment.callers.last {
       let query = moment.call(of: newest).query
       moment.expect(
-        shown == FakeSearchService.hits(for: query), "only the newest search changes the screen",
+        shown == FakeSearchService.hits(for: query),
+        "only hits for the field's text change the screen",
         """
         The field holds "\(query)", and the screen changed to list \(shown.map(\.title)), which \
         the search for "\(query)" did not find: the screen listed, in turn, \
