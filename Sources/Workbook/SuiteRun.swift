@@ -221,7 +221,8 @@ struct SuiteRunner {
         ran.count == 1
         ? "The tests were still running after \(seconds) seconds, so the workbook stopped them "
           + "and everything they started: something in \(folder)/\(ran[0].folder)/ never returns, "
-          + "such as a loop that never ends."
+          + "such as a loop that never ends, or a thread that waits for work that cannot run "
+          + "until it goes on."
         : "The tests were still running after \(seconds) seconds, so the workbook stopped them "
           + "and everything they started."
     } else if result.crashed || !log.runEnded {
