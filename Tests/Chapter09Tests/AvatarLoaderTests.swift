@@ -281,31 +281,43 @@ struct AvatarLoaderMoreRowsTests {
     )
   }
 
-  @Test("Two avatars with the same file name at different paths are two downloads")
-  func sameFileNameAtTwoPathsIsTwoPictures() async throws {
+  @Test(
+    "Two avatars whose addresses differ only in their path or their query are two downloads",
+    arguments: zip(
+      [
+        URL(string: "https://images.example.com/alice/avatar.png")!,
+        URL(string: "https://images.example.com/avatar.png?size=small")!,
+      ],
+      [
+        URL(string: "https://images.example.com/bob/avatar.png")!,
+        URL(string: "https://images.example.com/avatar.png?size=large")!,
+      ]))
+  func addressesThatDifferInPathOrQueryAreTwoPictures(_ first: URL, _ second: URL) async throws {
+    /// `alice/avatar.png`, `avatar.png?size=small`: what sets the address apart.
+    func shortly(_ url: URL) -> String {
+      String(url.path.dropFirst()) + (url.query.map { "?\($0)" } ?? "")
+    }
     let scenario = Scenario()
     let client = FakeImageClient(scenario)
     let loader = AvatarLoader(client: client)
-    let alice = URL(string: "https://images.example.com/alice/avatar.png")!
-    let bob = URL(string: "https://images.example.com/bob/avatar.png")!
 
-    let first = scenario.start(1, "avatar(at: alice/avatar.png)") {
-      try await loader.avatar(at: alice)
+    let one = scenario.start(1, "avatar(at: \(shortly(first)))") {
+      try await loader.avatar(at: first)
     }
     try await scenario.settle()
-    let second = scenario.start(1, "avatar(at: bob/avatar.png)") {
-      try await loader.avatar(at: bob)
+    let other = scenario.start(1, "avatar(at: \(shortly(second)))") {
+      try await loader.avatar(at: second)
     }
     try await scenario.settle()
     client.open()
-    let results = try await first.results() + second.results()
+    let results = try await one.results() + other.results()
 
     #expect(
-      client.downloads(of: bob) == 1 && results[0].value != results[1].value,
+      client.downloads(of: second) == 1 && results[0].value != results[1].value,
       scenario.explain(
         """
-        \(alice) and \(bob) are two people's avatars whose file names are the same, yet \
-        \(client.downloads(of: bob)) downloads of Bob's started, and rows got \
+        \(first) and \(second) are two pictures that share a file name, yet \
+        \(client.downloads(of: second)) downloads of the second started, and rows got \
         \(describe(results)).
         """,
         correctly: "each avatar has a download of its own, and each row gets its own image."

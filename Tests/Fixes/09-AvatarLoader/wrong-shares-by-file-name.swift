@@ -1,4 +1,4 @@
-// Expected to fail: Two avatars with the same file name at different paths are two downloads
+// Expected to fail: Two avatars whose addresses differ only in their path or their query are two downloads
 // Shares downloads by the address's file name, so two people whose avatars are both avatar.png
 // share one download, and one row shows the other person.
 import Foundation
