@@ -25,9 +25,8 @@ struct ImageCacheConcurrencyTests {
       scenario.explain(
         """
         5 callers asked for cat.png at once and got \(images.count) different images: \
-        \(describe(results)). Each caller found no image at the `images[url]` check, because the \
-        others were still suspended at `await client.data(from:)`; each then stored and returned \
-        its own download, over the one stored before it.
+        \(describe(results)). Callers who looked in the cache while others were suspended at an \
+        `await` found no image there, and went on to return images of their own.
         """,
         correctly: "all five callers get the same image, and the cache keeps that image."
       )
