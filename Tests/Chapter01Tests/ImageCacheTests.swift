@@ -229,7 +229,7 @@ struct ImageCacheGuardTests {
   }
 
   @Test(
-    "Addresses that differ from another only in their host, their port or their query are other pictures"
+    "Addresses that differ from another only in their scheme, host, port or query are other pictures"
   )
   func addressesSharingAFileNameAreOtherPictures() async throws {
     let scenario = Scenario()
@@ -247,18 +247,21 @@ struct ImageCacheGuardTests {
     let otherPort = try await scenario.call("image(for: images.example.com:8443/cat.png)") {
       try await cache.image(for: .catOnAnotherPort)
     }
-    let others: [URL] = [.catThumbnail, .catSmall, .catOnAnotherPort]
+    let overHTTP = try await scenario.call("image(for: http://images.example.com/cat.png)") {
+      try await cache.image(for: .catOverHTTP)
+    }
+    let others: [URL] = [.catThumbnail, .catSmall, .catOnAnotherPort, .catOverHTTP]
 
     #expect(
       others.allSatisfy { client.downloads(of: $0) == 1 }
-        && Set([cat, thumbnail, small, otherPort]).count == 4,
+        && Set([cat, thumbnail, small, otherPort, overHTTP]).count == 5,
       """
-      \(URL.cat), \(URL.catThumbnail), \(URL.catSmall) and \(URL.catOnAnotherPort) are four \
-      pictures whose file names are the same, yet asking for them one after another started \
-      \(others.map { "\(client.downloads(of: $0))" }.joined(separator: ", ")) downloads of the \
-      last three, and returned \(cat.testDescription), \(thumbnail.testDescription), \
-      \(small.testDescription) and \(otherPort.testDescription). Expected: a download of its own \
-      for each, and its own image.
+      \(URL.cat), \(URL.catThumbnail), \(URL.catSmall), \(URL.catOnAnotherPort) and \
+      \(URL.catOverHTTP) are five pictures whose file names are the same, yet asking for them one \
+      after another started \(others.map { "\(client.downloads(of: $0))" }.joined(separator: ", ")) \
+      downloads of the last four, and returned \(cat.testDescription), \
+      \(thumbnail.testDescription), \(small.testDescription), \(otherPort.testDescription) and \
+      \(overHTTP.testDescription). Expected: a download of its own for each, and its own image.
       """
     )
   }

@@ -387,7 +387,7 @@ struct InFlightGuardTests {
   }
 
   @Test(
-    "Addresses that differ from another only in their host, their port or their query download apart, and each keeps its picture"
+    "Addresses that differ from another only in their scheme, host, port or query download apart, and each keeps its picture"
   )
   func addressesSharingAFileNameAreOtherPictures() async throws {
     let scenario = Scenario()
@@ -404,21 +404,25 @@ struct InFlightGuardTests {
     let otherPort = scenario.start(1, "image(for: images.example.com:8443/cat.png)") {
       try await cache.image(for: .catOnAnotherPort)
     }
-    let allRunning = await scenario.wait { client.requestsInFlight >= 4 }
+    let overHTTP = scenario.start(1, "image(for: http://images.example.com/cat.png)") {
+      try await cache.image(for: .catOverHTTP)
+    }
+    let allRunning = await scenario.wait { client.requestsInFlight >= 5 }
     client.open()
     let first =
       try await cat.results() + thumbnail.results() + small.results() + otherPort.results()
+      + overHTTP.results()
     let later = try await scenario.call("image(for: cat.png?size=small)") {
       try await cache.image(for: .catSmall)
     }
 
     let images = first.compactMap(\.value)
     #expect(
-      allRunning && images.count == 4 && Set(images).count == 4,
+      allRunning && images.count == 5 && Set(images).count == 5,
       scenario.explain(
         """
-        \(URL.cat), \(URL.catThumbnail), \(URL.catSmall) and \(URL.catOnAnotherPort) are four \
-        pictures whose file names are the same, asked for at once, yet \
+        \(URL.cat), \(URL.catThumbnail), \(URL.catSmall), \(URL.catOnAnotherPort) and \
+        \(URL.catOverHTTP) are five pictures whose file names are the same, asked for at once, yet \
         \(client.mostRequestsAtOnce) downloads ran at a time and callers got: \(describe(first)).
         """,
         correctly: "each address has a download of its own, and each caller gets its own image."

@@ -1,4 +1,4 @@
-// Expected to fail: Addresses that differ from another only in their host, their port or their query download apart, and each keeps its picture
+// Expected to fail: Addresses that differ from another only in their scheme, host, port or query download apart, and each keeps its picture
 // Keys its images and downloads by the address without its query, as if a query only tracked
 // the visit: cat.png?size=small joins the download of cat.png and gets that picture.
 import Foundation
