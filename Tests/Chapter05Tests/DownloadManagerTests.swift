@@ -211,7 +211,8 @@ struct DownloadManagerGuardTests {
     #expect(!downloading, "after its download finished, hero should not show a spinner")
   }
 
-  @Test("A download that has returned no longer counts as running, even before other work has run")
+  @Test(
+    "A request that has returned no longer shows as downloading, even before other work has run")
   func returnedDownloadIsForgottenAtOnce() async throws {
     let scenario = Scenario()
     let client = FakeImageClient(scenario)

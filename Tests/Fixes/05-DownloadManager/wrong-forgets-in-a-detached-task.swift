@@ -1,4 +1,4 @@
-// Expected to fail: A download that has returned no longer counts as running, even before other work has run
+// Expected to fail: A request that has returned no longer shows as downloading, even before other work has run
 // Forgets a finished request's entry from a Task.detached that its defer starts: right after
 // download(_:for:) returns, the key still shows as downloading until that task has run.
 import Foundation
