@@ -228,6 +228,17 @@ struct ImageCacheGuardTests {
     )
   }
 
+  @Test("A hundred callers of different pictures all download at the same time")
+  func aHundredDifferentPicturesDownloadAtTheSameTime() async throws {
+    let scenario = Scenario()
+    let client = FakeImageClient(scenario)
+    let cache = ImageCache(client: client)
+
+    try await DifferentPictures.expectAllDownloadAtOnce(in: scenario, client: client) {
+      try await cache.image(for: $0)
+    }
+  }
+
   @Test(
     "Addresses that differ from another only in their scheme, host, port or query are other pictures"
   )

@@ -386,6 +386,17 @@ struct InFlightGuardTests {
       "both callers should get an image; \(describe(results))")
   }
 
+  @Test("A hundred callers of different pictures all download at the same time")
+  func aHundredDifferentPicturesDownloadAtTheSameTime() async throws {
+    let scenario = Scenario()
+    let client = FakeImageClient(scenario)
+    let cache = ImageCache(client: client)
+
+    try await DifferentPictures.expectAllDownloadAtOnce(in: scenario, client: client) {
+      try await cache.image(for: $0)
+    }
+  }
+
   @Test(
     "Addresses that differ from another only in their scheme, host, port or query download apart, and each keeps its picture"
   )
