@@ -316,16 +316,54 @@ struct TokenStoreGuardTests {
     let last = results[2]
 
     let answer = last.value.map { "got \($0)" } ?? "threw \(last.error.map { describe($0) } ?? "")"
+    let accepted = server.currentAccessToken
+    let api =
+      accepted == "access-0"
+      ? "no refresh had brought a new token" : "the API accepted \(accepted)"
     #expect(
-      last.value == server.currentAccessToken && last.value != "access-0",
+      last.value == accepted && last.value != "access-0",
       scenario.explain(
         """
         Callers A, B and C reported access-0 while no refresh had answered yet. A was cancelled, \
-        then B; C never was, and once every refresh had answered, the API accepted \
-        \(server.currentAccessToken). Yet C \(answer). Callers got: \(describe(results)).
+        then B; C never was, and once every refresh had answered, \(api). Yet C \(answer). \
+        Callers got: \(describe(results)).
         """,
         correctly:
-          "C gets \(server.currentAccessToken): one caller giving up, or two, leaves the others still needing the token."
+          "C gets a new token the API accepts: one caller giving up, or two, leaves the others still needing it."
+      )
+    )
+  }
+
+  @Test("A caller who reports between two cancellations keeps its call")
+  func aReportBetweenTwoCancellationsKeepsItsCall() async throws {
+    let scenario = Scenario()
+    let server = FakeAuthServer(scenario)
+    let store = TokenStore(credentials: FakeAuthServer.validCredentials, server: server)
+    let report = "accessToken(replacing: access-0)"
+
+    let first = scenario.start(3, report) { try await store.accessToken(replacing: "access-0") }
+    try await scenario.settle()
+    first.cancel("A")
+    try await scenario.settle()
+    let late = scenario.start(1, report) { try await store.accessToken(replacing: "access-0") }
+    try await scenario.settle()
+    first.cancel("C")
+    try await scenario.settle()
+    server.open()
+    let results = try await first.results() + late.results()
+    let accepted = server.currentAccessToken
+    let kept = [results[1], results[3]]
+
+    #expect(
+      kept.allSatisfy { $0.value == accepted && $0.value != "access-0" },
+      scenario.explain(
+        """
+        Callers A, B and C reported access-0 while no refresh had answered yet. A was cancelled; \
+        then D reported access-0 too, and C was cancelled. B and D never were, and once every \
+        refresh had answered, \(accepted == "access-0" ? "no refresh had brought a new token" : "the API accepted \(accepted)"). \
+        Callers got: \(describe(results)).
+        """,
+        correctly: "B and D each get a new token the API accepts."
       )
     )
   }
@@ -342,28 +380,34 @@ struct TokenStoreGuardTests {
     #expect(server.refreshes == 0, "a token that is still valid should be used as it is")
   }
 
-  @Test("A failed refresh fails every caller waiting for it, and the next call refreshes again")
-  func failedRefreshReachesEveryCallerAndIsRetried() async throws {
+  // Three failures in a row too: a store that stops refreshing for a while after a few
+  // failures hands later callers a failure they never waited for.
+  @Test(
+    "A failed refresh fails every caller waiting for it, and the next call refreshes again",
+    arguments: [1, 3])
+  func failedRefreshReachesEveryCallerAndIsRetried(failuresInARow: Int) async throws {
     let scenario = Scenario()
     let server = FakeAuthServer(scenario)
     let store = TokenStore(credentials: FakeAuthServer.expiredCredentials, server: server)
 
     server.failsRefreshes = true
-    let callers = scenario.start(3, "validAccessToken()") { try await store.validAccessToken() }
-    try await scenario.settle()
-    server.open()
-    let results = try await callers.results()
-    #expect(
-      results.allSatisfy { $0.error is FakeNetworkError },
-      "every caller waiting for a failed refresh should get its error; \(describe(results))"
-    )
+    for _ in 1...failuresInARow {
+      let callers = scenario.start(3, "validAccessToken()") { try await store.validAccessToken() }
+      try await scenario.settle()
+      server.open()
+      let results = try await callers.results()
+      #expect(
+        results.allSatisfy { $0.error is FakeNetworkError },
+        "every caller waiting for a failed refresh should get its error; \(describe(results))"
+      )
+    }
 
     server.failsRefreshes = false
     let refreshesBefore = server.refreshes
     let token = try await scenario.call("validAccessToken()") { try await store.validAccessToken() }
     #expect(
       server.refreshes == refreshesBefore + 1,
-      "after a failed refresh, the next call should refresh again; it made \(server.refreshes - refreshesBefore) refreshes"
+      "after \(failuresInARow) failed refreshes in a row, the next call should refresh again; it made \(server.refreshes - refreshesBefore) refreshes"
     )
     #expect(token == "access-\(refreshesBefore + 1)")
   }
@@ -379,11 +423,16 @@ struct TokenStoreGuardTests {
     try await scenario.settle()
     let sharer = scenario.start(1, report) { try await store.accessToken(replacing: "access-0") }
     try await scenario.settle()
-    // Refresh #1 fails, and A hears of it; B, who shared it, hears of it only after C has
-    // started refresh #2.
+    // Refresh #1 fails, and so does any refresh the store tries again before it gives up; A
+    // hears of the failure, and B, who shared it, hears of it only after C has started the next
+    // refresh.
     sharer.hold()
-    server.requests.release(1, as: "error")
+    server.failsRefreshes = true
+    server.open()
     _ = try await first.results()
+    server.close()
+    server.failsRefreshes = false
+    let failed = server.refreshes
     let third = scenario.start(1, report) { try await store.accessToken(replacing: "access-0") }
     try await scenario.settle()
     sharer.release()
@@ -394,17 +443,20 @@ struct TokenStoreGuardTests {
     let results =
       try await first.results() + sharer.results() + third.results() + fourth.results()
 
+    let tries =
+      failed == 1 ? "refresh #1, which failed" : "refreshes #1 to #\(failed), which failed"
     #expect(
-      server.refreshes == 2 && server.rejectedRefreshes == 0,
+      server.refreshes == failed + 1 && server.rejectedRefreshes == 0,
       scenario.explain(
         """
-        Callers A and B reported access-0 and shared refresh #1, which failed. A heard of it at \
-        once and C's report started refresh #2; B heard of the failure only then, and after \
-        that D reported access-0 while refresh #2 was still out: \(server.refreshes) refreshes \
-        in all, \(server.rejectedRefreshes) of them turned away for a refresh token used \
-        before. Callers got: \(describe(results)).
+        Callers A and B reported access-0 and shared \(tries). A heard of it at once and C's \
+        report started refresh #\(failed + 1); B heard of the failure only then, and after that \
+        D reported access-0 while refresh #\(failed + 1) was still out: \
+        \(server.refreshes - failed) refreshes from C's report on, \(server.rejectedRefreshes) \
+        of them turned away for a refresh token used before. Callers got: \(describe(results)).
         """,
-        correctly: "D waits for refresh #2 and gets its token: two refreshes in all."
+        correctly:
+          "D waits for refresh #\(failed + 1) and gets its token: one refresh from C's report on."
       )
     )
   }

@@ -537,6 +537,18 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
     _ choose: @escaping @Sendable ([Choice], Choice?) -> Step
   ) async -> Run {
     let scenario = Scenario()
+    let run = await runSchedule(in: scenario, prunes: prunes, reveal: reveal, choose)
+    // What the run left held would otherwise run beside the next one, and an actor that outlives
+    // the run, such as a `static let` audit log of the student's, would be busy with it there.
+    await scenario.windDown()
+    return run
+  }
+
+  private func runSchedule(
+    in scenario: Scenario, prunes: Bool,
+    reveal: @escaping @Sendable (Int, Choice) -> Void,
+    _ choose: @escaping @Sendable ([Choice], Choice?) -> Step
+  ) async -> Run {
     let world = World(scenario)
     let plain = Set(world.fakes.map { $0.requests.outcomes[0] } + [Requests.cancelled])
     // Written from the scheduler's thread too, by the order of ready tasks.

@@ -94,6 +94,22 @@ public final class Scenario: Sendable {
 
   deinit {
     // A held caller of a test that has ended is let go, so that its jobs drain.
+    letEverythingGo()
+    Scheduler.shared.unregister(id)
+  }
+
+  /// Lets every held caller and held task go, and waits until what they were kept from has run
+  /// as far as it can without the test: to a request that waits for its answer, or to its end.
+  ///
+  /// An exploration does this after each schedule, so that no job of one run is left queued on an
+  /// actor that outlives it (one the code under test keeps in a `static let`, say) when the next
+  /// run begins.
+  func windDown() async {
+    letEverythingGo()
+    _ = await waitForWaiter(until: { false })
+  }
+
+  private func letEverythingGo() {
     for lane in state.value.lanes.values {
       Scheduler.shared.holdWhenLeaving(lane, nil)
       if lane.isHeld { Scheduler.shared.setHeld(false, lane) }
@@ -101,7 +117,6 @@ public final class Scenario: Sendable {
     for number in Scheduler.shared.heldLateTasks(of: id) {
       Scheduler.shared.letLateTaskRun(number, of: id)
     }
-    Scheduler.shared.unregister(id)
   }
 
   // MARK: Callers
