@@ -78,6 +78,41 @@ struct AnswerOrderTests {
     )
   }
 
+  @Test("An older answer stays old after another symbol's refreshes have all ended")
+  func olderAnswerStaysOldAfterAnotherSymbolsRefreshesEnd() async throws {
+    let scenario = Scenario()
+    let source = FakeQuoteSource(scenario)
+    let store = QuoteStore(source: source)
+
+    let older = scenario.start(1, "refresh(ACME)") { try await store.refresh("ACME") }
+    try await scenario.settle()
+    let newer = scenario.start(1, "refresh(ACME)") { try await store.refresh("ACME") }
+    try await scenario.settle()
+    source.release(2)
+    _ = try await newer.results()
+    let globex = scenario.start(1, "refresh(GLOBEX)") { try await store.refresh("GLOBEX") }
+    try await scenario.settle()
+    source.release(3)
+    _ = try await globex.results()
+    source.release(1)
+    _ = try await older.results()
+    let shown = try await scenario.call("quote(for: ACME)") { await store.quote(for: "ACME") }
+
+    #expect(
+      shown == FakeQuoteSource.quote(number: 2),
+      scenario.explain(
+        """
+        Two refreshes of ACME overlapped, and the answer to request #2 arrived first. Then a \
+        refresh of GLOBEX asked and returned, the only one of GLOBEX, and only after that did \
+        the answer to ACME's request #1 arrive. The store now shows \
+        \(shown?.testDescription ?? "nothing") for ACME.
+        """,
+        correctly:
+          "ACME shows quote #2 once it arrives, and still after GLOBEX's refresh and #1's answer."
+      )
+    )
+  }
+
   @Test("A newer answer stays shown when a later request fails")
   func newestArrivedAnswerWinsWhenALaterRequestFails() async throws {
     let scenario = Scenario()
@@ -113,31 +148,45 @@ struct AnswerOrderTests {
 
 @Suite("Chapter 07: what the quote store must keep doing", .testScheduler)
 struct QuoteStoreGuardTests {
-  @Test("Answers that arrive in order are each shown as they arrive")
-  func answersInOrderAreEachShown() async throws {
+  // Ten refreshes too: a store that keeps track of only a few of the requests out forgets the
+  // oldest, and then drops its answer.
+  @Test("Answers that arrive in order are each shown as they arrive", arguments: [2, 10])
+  func answersInOrderAreEachShown(refreshes: Int) async throws {
     let scenario = Scenario()
     let source = FakeQuoteSource(scenario)
     let store = QuoteStore(source: source)
 
-    let first = scenario.start(1, "refresh(ACME)") { try await store.refresh("ACME") }
-    try await scenario.settle()
-    let second = scenario.start(1, "refresh(ACME)") { try await store.refresh("ACME") }
-    try await scenario.settle()
-    source.release(1)
-    _ = try await first.results()
-    let shownFirst = try await scenario.call("quote(for: ACME)") { await store.quote(for: "ACME") }
-    source.release(2)
-    _ = try await second.results()
-    let shownSecond = try await scenario.call("quote(for: ACME)") { await store.quote(for: "ACME") }
+    var callers: [Callers<Void>] = []
+    for _ in 1...refreshes {
+      callers.append(scenario.start(1, "refresh(ACME)") { try await store.refresh("ACME") })
+      try await scenario.settle()
+    }
+    var shown: [Quote?] = []
+    for (index, caller) in callers.enumerated() {
+      source.release(index + 1)
+      _ = try await caller.results()
+      shown.append(try await scenario.call("quote(for: ACME)") { await store.quote(for: "ACME") })
+    }
+    // The first quote that was not shown as it arrived, or 0.
+    let missed = (1...refreshes).first { shown[$0 - 1] != FakeQuoteSource.quote(number: $0) } ?? 0
+    let stillOut =
+      switch refreshes - missed {
+      case 0: "last"
+      case 1: "while request #\(refreshes) was still out"
+      default: "while requests #\(missed + 1) to #\(refreshes) were still out"
+      }
 
     #expect(
-      shownFirst == FakeQuoteSource.quote(number: 1),
+      missed == 0,
       scenario.explain(
-        "quote #1 arrived while request #2 was still out; it is the newest price there is, and should be shown",
-        correctly: "quote #1 is shown, then quote #2."
+        """
+        \(refreshes) refreshes of ACME overlapped, and their answers arrived in the order they \
+        were asked for. Quote #\(missed) arrived \(stillOut); it was the newest price there \
+        was, yet the store showed \(shown[max(missed, 1) - 1]?.testDescription ?? "nothing").
+        """,
+        correctly: "each quote is shown as it arrives, from #1 to #\(refreshes)."
       )
     )
-    #expect(shownSecond == FakeQuoteSource.quote(number: 2))
   }
 
   @Test("A refresh that has returned shows its price, even before other work has run")
