@@ -205,6 +205,88 @@ struct DashboardGuardTests {
       )
     )
   }
+
+  @Test("Cancelling one of two loads that overlap ends that load, and only that one")
+  func cancellingOneOfTwoLoadsEndsOnlyThatOne() async throws {
+    let scenario = Scenario()
+    let service = FakeDashboardService(scenario)
+    let dashboard = Dashboard(service: service)
+
+    let first = scenario.start(1, "load()") { try await dashboard.load() }
+    try await scenario.settle()
+    let second = scenario.start(1, "load()") { try await dashboard.load() }
+    try await scenario.settle()
+    first.cancel()
+    let firstEnded = await scenario.wait { first.allFinished }
+    let cancelledOfB = service.requests.records.count { $0.caller == "B" && $0.wasCancelled }
+    service.open()
+    let results = try await first.results() + second.results()
+
+    #expect(
+      firstEnded && cancelledOfB == 0 && results[1].value != nil,
+      scenario.explain(
+        """
+        Loads A and B overlapped, and A's screen was closed: A was cancelled, B never was. \
+        \(firstEnded ? "A ended" : "A had not ended before the network answered") and \
+        \(cancelledOfB) of B's panel requests were cancelled. Loads got: \(describe(results)).
+        """,
+        correctly: "A ends without waiting for the network, and B loads its four panels."
+      )
+    )
+  }
+
+  @Test("A load that starts after one has ended, while another runs, shows its own panels")
+  func aLoadBesideAnotherAfterAThirdEndedShowsItsOwnPanels() async throws {
+    let scenario = Scenario()
+    let service = FakeDashboardService(scenario)
+    let dashboard = Dashboard(service: service)
+    /// Lets caller `name`'s requests answer, one settled moment at a time, until its load ends.
+    func answerEvery(_ name: String, of load: Callers<DashboardContent>) async throws {
+      while !load.allFinished {
+        let waiting = service.requests.records.filter { $0.caller == name && $0.isInFlight }
+        guard !waiting.isEmpty else { break }
+        for request in waiting { service.requests.release(request.number) }
+        try await scenario.settle()
+      }
+    }
+    /// The dashboard of what caller `name`'s own requests answered.
+    func ownDashboard(of name: String) -> DashboardContent? {
+      let texts = DashboardPanel.allCases.map { panel in
+        service.requests.records.last { $0.caller == name && $0.key == panel.rawValue }
+          .map { FakeDashboardService.content(for: panel, request: $0.number) }
+      }
+      guard let profile = texts[0], let portfolio = texts[1], let orders = texts[2],
+        let news = texts[3]
+      else { return nil }
+      return DashboardContent(profile: profile, portfolio: portfolio, orders: orders, news: news)
+    }
+
+    let first = scenario.start(1, "load()") { try await dashboard.load() }
+    try await scenario.settle()
+    let second = scenario.start(1, "load()") { try await dashboard.load() }
+    try await scenario.settle()
+    try await answerEvery("A", of: first)
+    let third = scenario.start(1, "load()") { try await dashboard.load() }
+    try await scenario.settle()
+    service.open()
+    let results = try await first.results() + second.results() + third.results()
+    let others = ["B", "C"].filter { name in
+      results.first { $0.caller == name }?.value != ownDashboard(of: name)
+    }
+
+    #expect(
+      others.isEmpty,
+      scenario.explain(
+        """
+        A and B loaded at the same time; A's panels answered and A's load ended, and then C \
+        began to load while B still ran. \(others.joined(separator: " and ")) did not get the \
+        dashboard of \(others.count == 1 ? "its" : "their") own panels. Loads got: \
+        \(describe(results)).
+        """,
+        correctly: "each of the three loads returns the dashboard of its own four panels."
+      )
+    )
+  }
 }
 
 @Suite("Chapter 08: every interleaving", .testScheduler, .exposesBug)
