@@ -320,6 +320,39 @@ struct MarketDataGuardTests {
     )
   }
 
+  @Test("A reader who gives up while its fetch runs leaves the snapshot for the next reader")
+  func aReaderWhoGivesUpLeavesTheSnapshot() async throws {
+    let scenario = Scenario()
+    let feed = FakeMarketDataFeed(scenario)
+    let cache = MarketDataCache(feed: feed)
+
+    let first = scenario.start(1, "snapshot()") { try await cache.snapshot() }
+    try await scenario.settle()
+    let joiner = scenario.start(1, "snapshot()") { try await cache.snapshot() }
+    try await scenario.settle()
+    first.cancel()
+    try await scenario.settle()
+    feed.open()
+    let results = try await first.results() + joiner.results()
+    // A cache may call its fetch off when the reader who started it gives up; then no snapshot
+    // arrived, and the next reader fetches again.
+    let arrived = feed.requests.records.contains { $0.isAnswered && !$0.threw }
+    let fetches = feed.fetches
+    let next = try await scenario.call("snapshot()") { try await cache.snapshot() }
+
+    #expect(
+      !arrived || feed.fetches == fetches,
+      scenario.explain(
+        """
+        A started fetch #1 and B joined it; then A gave up, and fetch #1 brought snapshot #1 \
+        (\(describe(results))). The book did not change, yet the next reader started fetch \
+        #\(feed.fetches) and got \(next.testDescription).
+        """,
+        correctly: "the next reader gets snapshot #1 without a fetch."
+      )
+    )
+  }
+
   @Test("After invalidate(), the next reader fetches a fresh book")
   func invalidationMakesTheNextReaderFetch() async throws {
     let scenario = Scenario()
@@ -406,10 +439,12 @@ struct MarketDataExplorationTests {
 
 /// The cache in a world of its own, with the promise it keeps in every schedule.
 struct MarketDataWorld: ChapterWorld {
+  let scenario: Scenario
   let feed: FakeMarketDataFeed
   let cache: MarketDataCache
 
   init(_ scenario: Scenario) {
+    self.scenario = scenario
     feed = FakeMarketDataFeed(scenario)
     cache = MarketDataCache(feed: feed)
   }
@@ -427,7 +462,17 @@ struct MarketDataWorld: ChapterWorld {
   /// Between two changes of book, readers who ask while a fetch runs share it, and a snapshot
   /// that arrived costs no fetch; a reader who asks after invalidate() has returned gets the book
   /// it announced or a later one; a failure reaches only readers who were waiting for that fetch.
+  ///
+  /// Once the schedule has ended, one more reader asks: what the cache kept is what it hands out
+  /// next, so a cache left holding an old book, or having lost the snapshot that arrived, shows it
+  /// then, even where no reader of the schedule asked late enough to see it.
   func checkPromise(_ moment: Moment<Self>) async {
+    var next: CallerRecord?
+    if moment.isEnd && !moment.someoneIsHeld {
+      let reader = scenario.start(1, "snapshot()") { try await cache.snapshot() }
+      _ = await scenario.wait { reader.allFinished }
+      next = scenario.callers.last
+    }
     let changes = moment.callers.filter { moment.call(of: $0).key == nil }
     /// How many changes of book came before a fetch that started at `time`. invalidate() never
     /// suspends, and it is called at a settled moment, when nothing else is ready to run, so a
@@ -445,14 +490,14 @@ struct MarketDataWorld: ChapterWorld {
       per: feed.requests, keepsSuccess: true, succeeded: { !$0.threw },
       round: { round(at: $0.startedAt) })
     moment.expectFailuresAreFresh(feed.requests, failed: \.threw)
-    for (reader, _) in moment.keyed {
+    for reader in moment.keyed.map(\.caller) + (next.map { [$0] } ?? []) {
       guard let snapshot = reader.value(as: OrderBookSnapshot.self),
         let book = newestAnnounced(before: reader.startedAt)
       else { continue }
       moment.expect(
         snapshot.sequence >= book, "no old book after a change",
         """
-        Caller \(reader.name) asked after invalidate() had announced \
+        Caller \(reader.name)\(reader.name == next?.name ? ", who read once more when every call had returned," : "") asked after invalidate() had announced \
         \(FakeMarketDataFeed.snapshot(number: book).testDescription), and got \
         \(snapshot.testDescription), a book the exchange had already replaced.
         """)
