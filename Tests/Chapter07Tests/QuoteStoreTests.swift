@@ -405,10 +405,18 @@ struct QuoteStoreWorld: ChapterWorld {
 
   /// For every symbol, the quote shown is the answer to the newest request whose answer has
   /// arrived, whatever order the answers came in and whether its price rose or fell; a failed
-  /// request replaces nothing.
+  /// request replaces nothing; and every refresh that has returned sent a request of its own.
   func checkPromise(_ moment: Moment<Self>) async {
     guard !moment.someoneIsHeld else { return }
     let records = source.requests.records
+    for caller in moment.callers where caller.hasFinished {
+      moment.expect(
+        records.contains { $0.caller == caller.name }, "every refresh asks",
+        """
+        Caller \(caller.name)'s refresh returned without sending a request of its own, so \
+        whatever it showed was asked for before it began.
+        """)
+    }
     for symbol in Set(moment.keyed.map(\.key)).sorted() {
       let arrived = records.filter { record in
         record.key == symbol && !record.threw

@@ -292,19 +292,22 @@ public final class Requests: Sendable {
     checkUsage(
       outcome.map { outcomes.contains($0) || cancelledOutcomes.contains($0) } ?? true,
       "\(noun) has no outcome \(outcome!)")
-    let (answer, cancelled) = state.withLock { state in
+    let (answer, cancelled, started) = state.withLock { state in
       state.released[number] = .some(outcome)
       return (
         state.waiting.removeValue(forKey: number),
         state.records.indices.contains(number - 1) && state.records[number - 1].wasCancelled
-          && state.cancellation != .isIgnored
+          && state.cancellation != .isIgnored,
+        state.records.indices.contains(number - 1)
       )
     }
     let how =
       cancelled
       ? "wind down" + (outcome.map { cancelledOutcomes.contains($0) ? " (\($0))" : "" } ?? "")
       : outcome.map { "finish (\($0))" } ?? "finish"
-    scenario.recordTestStep("lets \(noun) #\(number) \(how)")
+    // A timeline that said "lets request #2 finish" where no request #2 had started would show
+    // the test answering a request that the code under test never made.
+    scenario.recordTestStep("lets \(noun) #\(number) \(how)\(started ? "" : " once it starts")")
     if let answer {
       let resume = answer(cancelled, outcome)
       scenario.step(resume)
