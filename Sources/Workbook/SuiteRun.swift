@@ -220,9 +220,11 @@ struct SuiteRunner {
       problem =
         ran.count == 1
         ? "The tests were still running after \(seconds) seconds, so the workbook stopped them "
-          + "and everything they started: something in \(folder)/\(ran[0].folder)/ never returns, "
-          + "such as a loop that never ends, or a thread that waits for work that cannot run "
-          + "until it goes on."
+          + "and everything they started. Either something in \(folder)/\(ran[0].folder)/ never "
+          + "returns, such as a loop that never ends, or a thread that waits for work that cannot "
+          + "run until it goes on; or a design that steps off the actor many times gave an "
+          + "exploration more schedules than that time allows: WORKBOOK_TEST_TIME_LIMIT=60 "
+          + "gives the tests a minute."
         : "The tests were still running after \(seconds) seconds, so the workbook stopped them "
           + "and everything they started."
     } else if result.crashed || !log.runEnded {

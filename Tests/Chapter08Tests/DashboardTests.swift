@@ -206,6 +206,37 @@ struct DashboardGuardTests {
     )
   }
 
+  @Test("A load cancelled once every panel has answered shows the dashboard it returns")
+  func aLoadCancelledAfterItsAnswersShowsWhatItReturns() async throws {
+    let scenario = Scenario()
+    let service = FakeDashboardService(scenario)
+    let dashboard = Dashboard(service: service)
+
+    let load = scenario.start(1, "load()") { try await dashboard.load() }
+    try await scenario.settle()
+    // Every panel answers while the load waits to resume; then its screen is closed.
+    load.hold()
+    service.open()
+    try await scenario.settle()
+    load.cancel()
+    load.release()
+    let result = try await load.results()[0]
+    let shown = await dashboard.content
+
+    #expect(
+      result.value == nil || shown == result.value,
+      scenario.explain(
+        """
+        All four panels answered, and then the load was cancelled before it resumed. It \
+        returned a dashboard all the same, so it succeeded, yet the dashboard shows \
+        \(shown == nil ? "nothing" : "another one").
+        """,
+        correctly:
+          "a load that returns its dashboard shows it, cancelled or not; or it throws, and the dashboard stays as it was."
+      )
+    )
+  }
+
   @Test("Cancelling one of two loads that overlap ends that load, and only that one")
   func cancellingOneOfTwoLoadsEndsOnlyThatOne() async throws {
     let scenario = Scenario()
