@@ -50,8 +50,13 @@ struct LatestRequestTests {
     )
   }
 
-  @Test("Of three requests for one key, the first one's late end leaves the third in charge")
-  func thirdRequestOwnsItsKeyAfterTheFirstEnds() async throws {
+  // Also with the second request's download finished before the third asks: a manager that
+  // forgets everything about a key once its latest request ends may then take the third request
+  // for the first.
+  @Test(
+    "Of three requests for one key, the first one's late end leaves the third in charge",
+    arguments: [false, true])
+  func thirdRequestOwnsItsKeyAfterTheFirstEnds(secondFinishesFirst: Bool) async throws {
     let scenario = Scenario()
     let client = FakeImageClient(scenario)
     client.cancelledRequestsWaitForRelease = true
@@ -61,6 +66,10 @@ struct LatestRequestTests {
     try await scenario.settle()
     let second = scenario.download(.dog, for: "hero", with: manager)
     try await scenario.settle()
+    if secondFinishesFirst {
+      client.release(2)
+      _ = try await second.results()
+    }
     let third = scenario.download(.cat, for: "hero", with: manager)
     try await scenario.settle()
     // The first request's cancelled download winds down only now, and its call ends.
@@ -76,7 +85,7 @@ struct LatestRequestTests {
       shown,
       scenario.explain(
         """
-        Callers A, B and C each asked for hero, one after the other, and C's download #3 was \
+        Callers A, B and C each asked for hero, one after the other\(secondFinishesFirst ? ", B's call ending before C asked" : ""), and C's download #3 was \
         still running when A's call ended; yet isDownloading(for: hero) answered false. From \
         the moment C asked, hero was C's. Callers got: \(describe(results)).
         """,
@@ -192,6 +201,36 @@ struct DownloadManagerGuardTests {
       olderResult.error is CancellationError,
       "the replaced call should throw CancellationError; \(olderResult)")
     #expect(newerResult.value == FakeImageClient.image(number: 2), "\(newerResult)")
+  }
+
+  @Test("A caller who gives up on a replaced request leaves the newer download alone")
+  func aCallerWhoGivesUpLeavesTheNewerDownloadAlone() async throws {
+    let scenario = Scenario()
+    let client = FakeImageClient(scenario)
+    // A's replaced download winds down slowly, so that A is still waiting when it gives up.
+    client.cancelledRequestsWaitForRelease = true
+    let manager = DownloadManager(client: client)
+
+    let older = scenario.download(.cat, for: "hero", with: manager)
+    try await scenario.settle()
+    let newer = scenario.download(.dog, for: "hero", with: manager)
+    try await scenario.settle()
+    older.cancel()
+    try await scenario.settle()
+    let cancelledNewer = client.wasCancelled(2)
+    client.open()
+    let results = try await older.results() + newer.results()
+
+    #expect(
+      !cancelledNewer && results[1].value == FakeImageClient.image(number: 2),
+      scenario.explain(
+        """
+        B's request replaced A's, and while A's cancelled download wound down, A's own task was \
+        cancelled too, as when A's screen closes. Nobody cancelled B or hero, yet \(cancelledNewer ? "B's download #2 was cancelled" : "B did not get its image"). Callers got: \(describe(results)).
+        """,
+        correctly: "B's download #2 runs on, and B gets image #2."
+      )
+    )
   }
 
   @Test("A finished download no longer counts as running")
