@@ -184,7 +184,8 @@ struct LiveQuoteGuardTests {
     let listener = screen.listen(to: quote)
     try await screen.scenario.settle()
     // A burst of ticks, all sent before the listener can take the first: a busy market does that.
-    let burst = 1000
+    // More than a stream that keeps only the newest 1024, 2048 or 4096 ticks holds.
+    let burst = 5000
     for _ in 1...burst {
       screen.socket.sendNext()
     }
