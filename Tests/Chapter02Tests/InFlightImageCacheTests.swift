@@ -205,31 +205,39 @@ struct InFlightGuardTests {
     )
   }
 
-  @Test("A failed download fails every caller waiting for it, and the next call downloads again")
-  func failureReachesEveryCallerAndIsNotCached() async throws {
+  // Three failures in a row too: a cache that stops downloading a picture for a while after a
+  // few failures hands later callers a failure they never waited for.
+  @Test(
+    "A failed download fails every caller waiting for it, and the next call downloads again",
+    arguments: [1, 3])
+  func failureReachesEveryCallerAndIsNotCached(failuresInARow: Int) async throws {
     let scenario = Scenario()
     let client = FakeImageClient(scenario)
     let cache = ImageCache(client: client)
 
     client.outcome = .failure
-    let callers = scenario.start(3, "image(for: cat.png)") { try await cache.image(for: .cat) }
-    try await scenario.settle()
-    client.open()
-    let results = try await callers.results()
-    // Any error will do: a cache may wrap the download's error in one of its own.
-    #expect(
-      results.allSatisfy { $0.error != nil },
-      "every caller waiting for a failed download should get an error; \(describe(results))"
-    )
+    for _ in 1...failuresInARow {
+      let callers = scenario.start(3, "image(for: cat.png)") { try await cache.image(for: .cat) }
+      try await scenario.settle()
+      client.open()
+      let results = try await callers.results()
+      client.requests.close()
+      // Any error will do: a cache may wrap the download's error in one of its own.
+      #expect(
+        results.allSatisfy { $0.error != nil },
+        "every caller waiting for a failed download should get an error; \(describe(results))"
+      )
+    }
 
     client.outcome = .image
+    client.open()
     let downloadsBefore = client.downloads(of: .cat)
     let retried = try await scenario.call("image(for: cat.png)") {
       try await cache.image(for: .cat)
     }
     #expect(
       client.downloads(of: .cat) == downloadsBefore + 1,
-      "after the failure, the next call should start a new download instead of reusing the failed one"
+      "after \(failuresInARow) failed downloads in a row, the next call should start a new download instead of reusing a failed one"
     )
     #expect(retried == FakeImageClient.image(number: downloadsBefore + 1))
   }
