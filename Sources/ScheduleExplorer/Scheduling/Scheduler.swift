@@ -183,9 +183,12 @@ final class Scheduler: @unchecked Sendable {
     of creation: TaskCreators.Creation?, on lane: Lane?, owner: Int
   ) -> LateStart? {
     if lane == nil, eventOfTheWorld == owner { return .worldEvent }
-    // A job of the world's, running on this thread, creates a task that runs in no caller's lane:
-    // its first enqueue. (A task in a lane is a caller's own work, which holds reach.)
-    if lane == nil, isRunner, doingTheWorldsWork, currentOwner == owner, let creation,
+    // A job or a step of the world's, running on this thread, creates a task that runs in no
+    // caller's lane: its first enqueue. (A task in a lane is a caller's own work, which holds
+    // reach.) The thread need not be the scheduler's: a step of the world's that a test takes
+    // through a fake, such as `deliverNext()`, runs on whatever thread runs the test, and a task
+    // that its callback starts must be held back all the same.
+    if lane == nil, doingTheWorldsWork, currentOwner == owner, let creation,
       TaskCreators.isFirstEnqueue(creation)
     {
       return .theActor
