@@ -559,6 +559,14 @@ final class Scheduler: @unchecked Sendable {
   /// settled it), and every scenario that began a wait during that job.
   private func notify(_ owner: Int?) {
     condition.lock()
+    // Nearly every job ends with nobody else to tell: then the job's own scenario is the one to
+    // check, without building a set and a list for it after each job.
+    if pendingChecks.isEmpty {
+      let scenario = owner.flatMap { scenarios[$0]?.scenario }
+      condition.unlock()
+      scenario?.checkWaiters(betweenJobs: true)
+      return
+    }
     var owners = pendingChecks
     pendingChecks = []
     if let owner { owners.insert(owner) }

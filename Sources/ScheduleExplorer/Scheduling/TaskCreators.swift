@@ -32,10 +32,17 @@ enum TaskCreators {
     let caller: String?
   }
 
+  /// The tasks seen, and which of them each scenario's work enqueued, so that forgetting a
+  /// scenario's tasks costs as many steps as it has tasks, however many other tasks are known.
+  private struct Seen {
+    var entries: [UInt64: Entry] = [:]
+    var byOwner: [Int: [UInt64]] = [:]
+  }
+
   /// Read and written only by the scheduler's threads, which run one job at a time: a lock that
   /// other threads never take orders nothing between their work and the jobs', and so hides no
   /// race between them from the Thread Sanitizer.
-  private static let seen = Locked([UInt64: Entry]())
+  private static let seen = Locked(Seen())
 
   /// What to remember of `job`'s task, should this be its first enqueue: call it from the
   /// scheduler's enqueue, on the thread that enqueues, and hand it to ``note(_:owner:)`` when the
@@ -57,8 +64,9 @@ enum TaskCreators {
   /// creation enqueued. Call it from one of the scheduler's threads.
   static func note(_ creation: Creation, owner: Int?) {
     seen.withLock { seen in
-      if seen[creation.id] == nil {
-        seen[creation.id] = Entry(owner: owner, caller: creation.caller)
+      if seen.entries[creation.id] == nil {
+        seen.entries[creation.id] = Entry(owner: owner, caller: creation.caller)
+        if let owner { seen.byOwner[owner, default: []].append(creation.id) }
       }
     }
   }
@@ -67,7 +75,7 @@ enum TaskCreators {
   /// task enqueues it, and the scheduler has never taken one of its jobs. Call it from one of the
   /// scheduler's threads.
   static func isFirstEnqueue(_ creation: Creation) -> Bool {
-    creation.byAnOlderTask && seen.withLock { $0[creation.id] == nil }
+    creation.byAnOlderTask && seen.withLock { $0.entries[creation.id] == nil }
   }
 
   /// The name of the caller whose work created the current task, if the current thread is one of
@@ -77,7 +85,7 @@ enum TaskCreators {
       return nil
     }
     let id = runtime.taskID(unsafeBitCast(task, to: UnownedJob.self))
-    return seen.withLock { $0[id]?.caller }
+    return seen.withLock { $0.entries[id]?.caller }
   }
 
   /// Forgets the tasks that scenario `owner`'s work enqueued, once it has ended, if the current
@@ -85,7 +93,9 @@ enum TaskCreators {
   static func forget(owner: Int) {
     guard Scheduler.isRunner else { return }
     seen.withLock { seen in
-      seen = seen.filter { $0.value.owner != owner }
+      for id in seen.byOwner.removeValue(forKey: owner) ?? [] {
+        seen.entries[id] = nil
+      }
     }
   }
 
