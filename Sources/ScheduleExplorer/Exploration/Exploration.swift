@@ -1203,7 +1203,10 @@ public struct ExplorationBounds: Sendable {
   /// leaving on the way to a request is not held, since a waiting request already lets the others
   /// run; nor is one on the way back to its own caller, since the caller is done with the actor;
   /// nor one after which the caller waits, as for a stream's next element. So this bound costs
-  /// nothing where the actor never steps off to work.
+  /// nothing where the actor never steps off to work. A caller is held where its own task leaves
+  /// an actor, or waits off it for a child task; not where a child task leaves an actor on its
+  /// own, since holding the child would hold the caller and all its children, which share its
+  /// lane.
   public var holdsOffTheActor: Int
   /// How many callers one schedule may cancel.
   public var cancellations: Int

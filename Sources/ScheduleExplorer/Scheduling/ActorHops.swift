@@ -27,6 +27,11 @@ enum ActorHops {
     let toAnotherActor: Bool
     /// The executor of the actor left, which identifies it.
     let from: UnsafeRawPointer
+    /// The task that left, where the enqueued job is that task itself, taken off the thread:
+    /// the caller's own task or one of its child tasks. `nil` for another actor's job, which
+    /// does not say which task runs in it, and for a child task just created, on whose end the
+    /// task that created it waits.
+    let task: UInt64?
   }
 
   /// The way off the actor that the thread runs on, if enqueuing `job` is one.
@@ -38,6 +43,8 @@ enum ActorHops {
     // A task, or another actor's job, enqueued once the task has come off the thread; or a new
     // task enqueued by the task still running.
     guard !aTaskIsCurrent || isTask else { return nil }
-    return Leaving(toAnotherActor: !isTask, from: from)
+    return Leaving(
+      toAnotherActor: !isTask, from: from,
+      task: isTask && !aTaskIsCurrent ? runtime.taskID(job) : nil)
   }
 }

@@ -145,8 +145,11 @@ final class Scheduler: @unchecked Sendable {
       condition.lock()
       if lane.home == nil { lane.home = hop.from }
       // Another actor's job enqueued on the way back to the actor the caller called is that
-      // actor's own: not a leaving (see ``ActorHops``).
-      if !hop.toAnotherActor || lane.home == hop.from {
+      // actor's own: not a leaving (see ``ActorHops``). Nor is a child task's own leaving of an
+      // actor: the caller is not held for it (see ``ExplorationBounds/holdsOffTheActor``).
+      if (!hop.toAnotherActor || lane.home == hop.from)
+        && (hop.task == nil || hop.task == lane.caller)
+      {
         lane.leavings += 1
         leavingNumber = lane.leavings
         if lane.holdWhenLeaving == nil { watch = leavingWatches[lane.scenario] }
@@ -161,6 +164,8 @@ final class Scheduler: @unchecked Sendable {
       Entry(
         job: job, lane: lane, owner: owner, isWorld: isWorld, heldAs: heldAs, creation: creation,
         leaving: leavingNumber))
+    // A lane's first task is its caller's own: the scenario starts it there.
+    if let lane, lane.caller == nil, let creation { lane.caller = creation.id }
     var justLeft: (@Sendable () -> Void)?
     if holdsHere, let lane { lane.isHeld = true }
     if leaving, let lane, let left = lane.holdWhenLeaving {
@@ -754,6 +759,9 @@ final class Lane: TaskExecutor, @unchecked Sendable {
   /// The executor of the first actor the caller's task left, which is the actor it called.
   /// Guarded by the scheduler's lock.
   var home: UnsafeRawPointer?
+  /// The runtime's identifier of the caller's own task, the first task enqueued here; its child
+  /// tasks run here too. Guarded by the scheduler's lock.
+  var caller: UInt64?
 
   init(for scenario: Int) {
     self.scenario = scenario
