@@ -849,7 +849,11 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
           """)
       }
     }
-    await world.checkPromise(moment)
+    // A caller held on its way into another actor holds that actor: a check that reads through
+    // it would wait for the hold to end, so the promise is checked at the next settled moment.
+    if isEnd || !Scheduler.shared.holdsAnActor(of: scenario.id) {
+      await world.checkPromise(moment)
+    }
     return moment.brokenPromises.first
   }
 

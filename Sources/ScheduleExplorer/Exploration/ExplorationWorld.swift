@@ -44,7 +44,11 @@ public protocol ExplorationWorld: Sendable {
 
   /// Checks the chapter's promise at a settled moment, recording with ``Moment/expect(_:_:_:)``
   /// whatever does not hold. It may ask the actor about its state: at a settled moment the actor is
-  /// free, and a question that does not suspend changes nothing.
+  /// free, and a question that does not suspend changes nothing. It is not asked at a moment
+  /// where a caller is held on its way into another actor, which keeps that actor for the
+  /// caller, so that a question that reads through it would wait for the hold to end (an actor
+  /// whose money lives in a ledger actor of its own reads `available` there); the next settled
+  /// moment is checked.
   func checkPromise(_ moment: Moment<Self>) async
 
   /// The command that a printed replay line starts with, in place of `swift test`, for tests that

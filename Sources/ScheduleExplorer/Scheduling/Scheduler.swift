@@ -505,6 +505,17 @@ final class Scheduler: @unchecked Sendable {
     condition.unlock()
   }
 
+  /// Whether a held caller of scenario `id` waits to enter another actor: the job held in its
+  /// lane is that actor's, which runs the caller's task, so whoever else calls that actor waits
+  /// until the caller is let go, a check of the promise included.
+  func holdsAnActor(of id: Int) -> Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    return queue.contains { entry in
+      entry.owner == id && (entry.lane?.isHeld ?? false) && entry.creation == nil
+    }
+  }
+
   /// The numbers of scenario `id`'s tasks held back and not yet let go, in the order they were
   /// held.
   func heldLateTasks(of id: Int) -> [Int] {
