@@ -83,7 +83,7 @@ public final class ChildProcess: Sendable {
     }
     sink.withLock { $0 = FileHandle(forWritingAtPath: eventsPath(log)) }
     Scheduler.shared.beginTakeover()
-    await Task.yield()
+    await goOnOnTheScheduler()
   }
 
   /// Runs the rest of an exit test's body after ``record(to:)``. An error `body` throws ends the

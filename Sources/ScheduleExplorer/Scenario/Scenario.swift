@@ -293,11 +293,9 @@ public final class Scenario: Sendable {
   private func waitForWaiter(
     until condition: @escaping @Sendable () -> Bool, orSettled: Bool = true
   ) async -> Bool {
-    if !Scheduler.shared.isCurrentThread {
-      // A test may have started on the runtime's own threads, before the scheduler took the global
-      // executor over; from its first suspension on, it runs on the scheduler.
-      await Task.yield()
-    }
+    // A test may have started on the runtime's own threads, before the scheduler took the global
+    // executor over; from here on, it runs on the scheduler.
+    await goOnOnTheScheduler()
     let startedAt = ContinuousClock.now
     let othersBusyAtStart = Scheduler.shared.busyTime(ofAllBut: id)
     return await withCheckedContinuation { continuation in

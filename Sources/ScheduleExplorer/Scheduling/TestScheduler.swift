@@ -35,8 +35,24 @@ public func withTestScheduler<Result>(
   defer { Scheduler.shared.endTakeover() }
   // Go on in a job of the scheduler's, unless the caller is isolated to an actor, whose own
   // executor runs what comes next.
-  await Task.yield()
+  if isolation == nil { await goOnOnTheScheduler() }
   return try await body()
+}
+
+/// Moves the current task, which prefers no executor and is isolated to no actor, onto the
+/// scheduler's thread, while the scheduler has taken the global executor over; otherwise there is
+/// nowhere to go, and it returns at once.
+///
+/// A task that waits for a task the scheduler runs is resumed through the global enqueue hook,
+/// so on the scheduler's thread; should that task end before this one waits, this one goes on
+/// where it was, and tries again. `Task.yield()` would not do: on Swift 6.3.1 it hands its job to
+/// the default global executor itself, not through the hook (`Task.currentExecutor`'s `enqueue`,
+/// which goes to Dispatch), and a test went on on one of Dispatch's threads, beside the
+/// scheduler's, racing it: a caller it started could run before the test started the next one.
+func goOnOnTheScheduler() async {
+  while Scheduler.isTakenOver && !Scheduler.shared.isCurrentThread {
+    await Task.detached {}.value
+  }
 }
 
 /// A trait that runs each test of a suite, or one test, inside ``withTestScheduler(isolation:_:)``.
