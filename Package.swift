@@ -65,6 +65,15 @@ let present =
     atPath: "\(Context.packageDirectory)/\(chapterFolder)"))
   ?? []
 
+/// What a folder of the package holds, but for `kept` and hidden entries, as paths from the
+/// package's root: what a target rooted above its sources leaves out.
+func entries(of folder: String, except kept: [String]) -> [String] {
+  ((try? FileManager.default.contentsOfDirectory(
+    atPath: "\(Context.packageDirectory)/\(folder)")) ?? [])
+    .filter { !kept.contains($0) && !$0.hasPrefix(".") }
+    .map { folder.isEmpty ? $0 : "\(folder)/\($0)" }
+}
+
 /// A chapter's target, which builds its actor, and its test target.
 func targets(of chapter: (target: String, folder: String)) -> [Target] {
   let studentTest: String? = testsWrittenByTheStudent[chapter.target].map {
@@ -72,9 +81,23 @@ func targets(of chapter: (target: String, folder: String)) -> [Target] {
   }
   var excluded: [String] = present.filter { $0 != chapter.folder && !$0.hasPrefix(".") }
   if let studentTest { excluded.append(studentTest) }
-  let actor: Target = .target(
-    name: chapter.target, dependencies: ["Services"], path: chapterFolder, exclude: excluded,
-    sources: [chapter.folder], swiftSettings: verifying)
+  // Under the Thread Sanitizer, in a build of one chapter (Scripts/check-threads builds a
+  // student's chapter, or a kept fix, that way), the chapter also gets a `Mutex` that the sanitizer
+  // can see (Tests/SanitizedMutex/Mutex.swift says why), so its target reaches out of its folder
+  // from the package's root. One file cannot be a source of two targets, and the solutions, built
+  // together there, use no Mutex.
+  let actor: Target =
+    environment["WORKBOOK_SANITIZER"] == nil || declared.count != 1
+    ? .target(
+      name: chapter.target, dependencies: ["Services"], path: chapterFolder, exclude: excluded,
+      sources: [chapter.folder], swiftSettings: verifying)
+    : .target(
+      name: chapter.target, dependencies: ["Services"], path: ".",
+      exclude: entries(of: "", except: [chapterFolder, "Tests"])
+        + entries(of: "Tests", except: ["SanitizedMutex"])
+        + entries(of: chapterFolder, except: [chapter.folder])
+        + (studentTest.map { ["\(chapterFolder)/\($0)"] } ?? []),
+      sources: ["\(chapterFolder)/\(chapter.folder)", "Tests/SanitizedMutex/Mutex.swift"])
   // A test the student writes sits beside the actor; its target leaves out everything else in
   // the folder, which SwiftPM would otherwise list, file by file, as unhandled.
   let beside =
