@@ -425,11 +425,17 @@ struct BuyingPowerGuardTests {
     exchange.rejectsOrders = true
 
     // The caller reads the balance in its own task, the moment it has heard: as an app that
-    // retries a rejected order at once would.
-    let seen = try await scenario.call("place(60 ACME, $60.00), then available") {
+    // retries a rejected order at once would. A task the account starts meanwhile may not have
+    // run by then, since the runtime starts it whenever it gets to it; unless the caller waits
+    // for it.
+    scenario.holdNewTasks()
+    let caller = scenario.start(1, "place(60 ACME, $60.00), then available") {
       _ = try? await account.place(sixtyDollars)
       return Money(cents: await account.available)
     }
+    try await scenario.settle()
+    scenario.letHeldTasksRun()
+    let seen = try await caller.results()[0].value ?? Money(cents: 0)
 
     #expect(
       seen == Money(cents: 10_000),
@@ -463,6 +469,29 @@ struct BuyingPowerGuardTests {
         available was \(dollars(available.cents)) afterwards.
         """,
         correctly: "the order goes through, and $0.00 is left."
+      )
+    )
+  }
+
+  @Test("An order that costs a cent more than the account holds is refused")
+  func orderOfACentTooMuchIsRefused() async throws {
+    let (scenario, exchange, account) = anAccount(holding: 10_000)
+    exchange.open()
+    let order = Order(symbol: "ACME", quantity: 3, limitPrice: 3_334)
+
+    let result = try await scenario.start(1, "place(3 ACME, $100.02)") {
+      try await account.place(order)
+    }.results()[0]
+    let available = try await available(of: account, in: scenario)
+
+    #expect(
+      result.error is InsufficientBuyingPower && exchange.ordersReceived == 0
+        && available == Money(cents: 10_000),
+      scenario.explain(
+        """
+        The account held $100.00, and an order of 3 ACME at $33.34 costs $100.02: \(result),         \(exchange.ordersReceived) orders reached the exchange, and available was         \(dollars(available.cents)) afterwards.
+        """,
+        correctly: "the order is refused, nothing reaches the exchange, and $100.00 is left."
       )
     )
   }

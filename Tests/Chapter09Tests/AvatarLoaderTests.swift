@@ -356,6 +356,52 @@ struct AvatarLoaderMoreRowsTests {
     )
   }
 
+  // With a row that waits for cat.png and then scrolls away too, and with the cancelled row alone.
+  @Test(
+    "A row cancelled before its call runs leaves no download running for nobody",
+    arguments: [true, false])
+  func rowCancelledBeforeItAsksLeavesNoDownloadForNobody(withAWaitingRow: Bool) async throws {
+    let scenario = Scenario()
+    let client = FakeImageClient(scenario)
+    let loader = AvatarLoader(client: client)
+
+    let waiting =
+      withAWaitingRow
+      ? scenario.start(1, "avatar(at: cat.png)") { try await loader.avatar(at: .cat) } : nil
+    try await scenario.settle()
+    let row = scenario.start(1, "avatar(at: cat.png)") {
+      withUnsafeCurrentTask { $0?.cancel() }
+      return try await loader.avatar(at: .cat)
+    }
+    try await scenario.settle()
+    waiting?.cancel()
+    @Sendable func runningForNobody() -> [Int] {
+      client.requests.records.filter { $0.isInFlight && !client.wasCancelled($0.number) }
+        .map(\.number)
+    }
+    _ = await scenario.wait { runningForNobody().isEmpty }
+    let running = runningForNobody()
+    client.open()
+    let results = try await (waiting?.results() ?? []) + row.results()
+    let who =
+      withAWaitingRow
+      ? "Row A waited for cat.png, and row B, whose task was cancelled before it asked, came and "
+        + "went; then A scrolled away."
+      : "Row A, whose task was cancelled before it asked for cat.png, came and went."
+    let downloads = running.map { "download #\($0)" }.joined(separator: " and ")
+
+    #expect(
+      running.isEmpty,
+      scenario.explain(
+        """
+        \(who) No row wanted cat.png any more, but \(downloads) was not cancelled: it runs on \
+        for nobody. Rows got \(describe(results)).
+        """,
+        correctly: "once every row has left, no download of cat.png runs on uncancelled."
+      )
+    )
+  }
+
   @Test("A row cancelled before its call runs returns at once")
   func rowCancelledBeforeItAsksReturns() async throws {
     let scenario = Scenario()

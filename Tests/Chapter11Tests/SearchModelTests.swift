@@ -137,6 +137,38 @@ struct SearchModelTests {
 
 @Suite("Chapter 11: what the search screen must keep doing", .testScheduler)
 struct SearchModelGuardTests {
+  @Test("Text typed again after searches that never answered shows its hits")
+  func textTypedAgainAfterUnansweredSearchesShowsItsHits() async throws {
+    let screen = Screen()
+    // The user types "s", then "sw", then deletes the "w", before any answer comes; the view
+    // cancels each search as the next one starts.
+    let first = screen.type("s")
+    try await screen.waitForTheSearch(for: "s")
+    first.cancel()
+    let between = screen.type("sw")
+    try await screen.waitForTheSearch(for: "sw")
+    between.cancel()
+    let again = screen.type("s")
+    _ = await screen.scenario.waitUntil { screen.service.requests.records.count >= 3 }
+    screen.service.open()
+    _ = try await first.results()
+    _ = try await between.results()
+    _ = try await again.results()
+    let shown = await screen.model.hits
+
+    #expect(
+      shown == FakeSearchService.hits(for: "s"),
+      screen.scenario.explain(
+        """
+        The user typed "s", then "sw", then deleted the "w" before any search had answered: the \
+        field says "s" again. Every answer then arrived, and the screen listed \
+        \(shown.map(\.title)), not the hits for "s".
+        """,
+        correctly: "the screen lists the hits for \"s\", the text in the field."
+      )
+    )
+  }
+
   @Test("A search shows what the backend found")
   func searchShowsTheHits() async throws {
     let screen = Screen()
