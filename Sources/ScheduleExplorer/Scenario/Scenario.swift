@@ -562,6 +562,12 @@ public final class Scenario: Sendable {
     record(kind, by: CurrentCaller.name)
   }
 
+  /// Records, in the lane of work nobody's name is on, that work of this scenario's went on where
+  /// the scheduler could not see it; the timeline then says what that means for its verdict.
+  func recordWorkOutsideTheScheduler() {
+    record(.observed(Event.workOutsideTheScheduler), by: nil)
+  }
+
   /// Records an event for `caller`, for work done on a caller's behalf by another thread, such as
   /// a fake answering a request when the test releases it.
   func record(_ kind: Event.Kind, by caller: String?) {

@@ -75,6 +75,9 @@ final class Scheduler: @unchecked Sendable {
   private var scenarios: [Int: WeakScenario] = [:]
   /// Scenarios whose waits began during the job running now, to check when it ends.
   private var pendingChecks: Set<Int> = []
+  /// Scenarios some of whose work ran where the scheduler could not see it (see
+  /// ``noteWorkOutside(_:)``).
+  private var ranOutside: Set<Int> = []
   /// How long the thread has spent on each scenario's jobs, while it lives.
   private var busy: [Int: Duration] = [:]
   /// How long the thread has spent on every job, of any scenario or of nobody's.
@@ -124,6 +127,7 @@ final class Scheduler: @unchecked Sendable {
     let owner = lane?.scenario ?? Self.currentOwner
     let isWorld = lane != nil || (owner != nil && Self.doingTheWorldsWork)
     let creation = TaskCreators.creation(of: job)
+    if owner == nil, lane == nil, !Self.isRunner, let creation { noteWorkOutside(creation) }
     // A task that completes on an actor wakes its waiters just as a task leaving the actor
     // enqueues itself; on the scheduler's threads, only a task leaving work of its own lane
     // counts.
@@ -180,6 +184,20 @@ final class Scheduler: @unchecked Sendable {
     // A held caller just became ready to resume: a wait for that, perhaps begun by work the
     // scheduler cannot see (the main actor's), can end now.
     if held, let lane { notify(lane.scenario) }
+  }
+
+  /// Says, once in its timeline, that a task of a scenario's world came back from a thread that
+  /// is neither the scheduler's nor one taking a step of a scenario: what the task did last ran
+  /// where the scheduler neither sees nor orders it. On Swift 6.3.1 `Task.yield()` in a task that
+  /// prefers no executor, away from any actor, hands its job to the default global executor
+  /// itself, past the global enqueue hook; the scheduler cannot bring such work back.
+  private func noteWorkOutside(_ creation: TaskCreators.Creation) {
+    guard let owner = TaskCreators.worldOwner(of: creation) else { return }
+    condition.lock()
+    let first = ranOutside.insert(owner).inserted
+    let scenario = scenarios[owner]?.scenario
+    condition.unlock()
+    if first { scenario?.recordWorkOutsideTheScheduler() }
   }
 
   /// Who is starting the task that `creation` describes, if this enqueue starts a task of
@@ -433,6 +451,7 @@ final class Scheduler: @unchecked Sendable {
     taskOrders[scenario] = nil
     lateTasks[scenario] = nil
     leavingWatches[scenario] = nil
+    ranOutside.remove(scenario)
     condition.unlock()
     TaskCreators.forget(owner: scenario)
   }
@@ -684,7 +703,9 @@ final class Scheduler: @unchecked Sendable {
         let entry = queue.remove(at: index)
         activity = .running(owner: entry.owner, since: .now)
         if let owner = entry.owner { jobsBegun[owner, default: 0] += 1 }
-        if let creation = entry.creation { TaskCreators.note(creation, owner: entry.owner) }
+        if let creation = entry.creation {
+          TaskCreators.note(creation, owner: entry.owner, isWorld: entry.isWorld)
+        }
         return (entry, before)
       }
       condition.wait()

@@ -28,6 +28,8 @@ enum TaskCreators {
   private struct Entry {
     /// The scenario whose work enqueued the task, if any: its entries go when it ends.
     let owner: Int?
+    /// Whether it is the work of the world under test, rather than the test's own.
+    let isWorld: Bool
     /// The name of the caller whose work created the task, or `nil`.
     let caller: String?
   }
@@ -62,10 +64,10 @@ enum TaskCreators {
   /// Remembers who created a task, if it is the first time the scheduler takes one of its jobs:
   /// a task can be enqueued again only after it has run, so its first job taken is the one its
   /// creation enqueued. Call it from one of the scheduler's threads.
-  static func note(_ creation: Creation, owner: Int?) {
+  static func note(_ creation: Creation, owner: Int?, isWorld: Bool) {
     seen.withLock { seen in
       if seen.entries[creation.id] == nil {
-        seen.entries[creation.id] = Entry(owner: owner, caller: creation.caller)
+        seen.entries[creation.id] = Entry(owner: owner, isWorld: isWorld, caller: creation.caller)
         if let owner { seen.byOwner[owner, default: []].append(creation.id) }
       }
     }
@@ -86,6 +88,16 @@ enum TaskCreators {
     }
     let id = runtime.taskID(unsafeBitCast(task, to: UnownedJob.self))
     return seen.withLock { $0.entries[id]?.caller }
+  }
+
+  /// The scenario whose world's work `creation`'s task is, if the scheduler has run it as such.
+  /// Unlike the rest, it may be asked on any thread: it serves an enqueue from a thread that is not
+  /// the scheduler's, which then takes the scheduler's own lock, so that asking orders nothing the
+  /// enqueue did not.
+  static func worldOwner(of creation: Creation) -> Int? {
+    seen.withLock { seen in
+      seen.entries[creation.id].flatMap { $0.isWorld ? $0.owner : nil }
+    }
   }
 
   /// Forgets the tasks that scenario `owner`'s work enqueued, once it has ended, if the current

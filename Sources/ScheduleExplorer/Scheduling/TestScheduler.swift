@@ -50,7 +50,7 @@ public func withTestScheduler<Result>(
 /// which goes to Dispatch), and a test went on on one of Dispatch's threads, beside the
 /// scheduler's, racing it: a caller it started could run before the test started the next one.
 func goOnOnTheScheduler() async {
-  while Scheduler.isTakenOver && !Scheduler.shared.isCurrentThread {
+  while !Scheduler.shared.isCurrentThread && Scheduler.isTakenOver {
     await Task.detached {}.value
   }
 }

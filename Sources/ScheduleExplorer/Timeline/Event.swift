@@ -41,6 +41,10 @@ struct Event: Sendable {
   var isTestStep: Bool {
     if case .test = kind { true } else { false }
   }
+
+  /// What the timeline says, in the lane of work nobody's name is on, when a task of the world
+  /// went on where the scheduler could not see it (``Scheduler/noteWorkOutside(_:)``).
+  static let workOutsideTheScheduler = "a task goes on on a thread the tests do not control"
 }
 
 /// The name of the caller a task works for: set by ``Scenario`` when it starts a caller, inherited

@@ -23,6 +23,15 @@ func drawTimeline(_ events: [Event]) -> String {
   if lanes[Choice.unnamed] != nil {
     lines.append("  (work that no caller started has a lane of its own)")
   }
+  if events.contains(where: { $0.text == Event.workOutsideTheScheduler }) {
+    lines.append(
+      """
+        (A task that no caller runs, such as a `Task {}` body, went on on one of the runtime's own \
+      threads, where the tests neither see nor order it: `Task.yield()` in such a task, away from \
+      any actor, does that on Swift 6.3.1. What it did next is not under the tests' control, and \
+      this verdict may be about that rather than about the actor.)
+      """)
+  }
   return lines.joined(separator: "\n")
 }
 
