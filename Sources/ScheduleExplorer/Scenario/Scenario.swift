@@ -222,7 +222,9 @@ public final class Scenario: Sendable {
       throw TimeLimitExceeded(
         """
         After \(timeLimit) the actor was still running and had not settled. Does a caller keep a \
-        thread busy: a loop that never ends, or a wait for a lock or semaphore?
+        thread busy: a loop that never ends, a loop that keeps looking until another caller's \
+        work is done, or a wait for a lock or semaphore? The tests let the outside world answer \
+        only once nothing can run.
         """,
         events: events
       )
