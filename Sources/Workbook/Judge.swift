@@ -288,6 +288,30 @@ struct Judge {
   }
 }
 
+extension Judgement {
+  /// `message` with its replay line ("Replay exactly this run: …") building only the judge's
+  /// module that printed it, when that module's name ends in `_<version>`, and without the line
+  /// otherwise. The judge builds every version in one package, so the line it printed names them
+  /// all in `WORKBOOK_JUDGE`: the names of the wrong fixes would tell what the lesson keeps back,
+  /// and the replay would run the test on every version.
+  static func replaying(in message: String, only version: String?) -> String {
+    let marker = "Replay exactly this run: SCHEDULE_EXPLORER_REPLAY='"
+    var lines = message.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    for index in lines.indices.reversed() {
+      guard let start = lines[index].range(of: marker) else { continue }
+      let module = lines[index][start.upperBound...].prefix { $0 != ":" }.dropLast("Tests".count)
+      guard let version, module.hasSuffix("_\(version)"),
+        let list = lines[index].range(of: #"WORKBOOK_JUDGE=[^ ]*"#, options: .regularExpression)
+      else {
+        lines.remove(at: index)
+        continue
+      }
+      lines[index].replaceSubrange(list, with: "WORKBOOK_JUDGE=\(module)")
+    }
+    return lines.joined(separator: "\n")
+  }
+}
+
 /// What a judge's verdicts advise, in a chapter's own words.
 struct Advice {
   /// For a test that passes on the starter: what to reproduce.
@@ -325,13 +349,35 @@ struct Judgement {
     report(of: version)?.verdict == .done
   }
 
+  /// Whether the test failed on `version` because a caller never returned while the test still
+  /// kept back its request, or the caller itself (the scenario's `Stalled` error says so): the
+  /// test waited for something only it could let happen.
+  private func waitsOnItself(on version: Judge.Version) -> Bool {
+    report(of: version)?.tests.contains { test in
+      test.outcome == .failed
+        && test.messages.contains {
+          $0.contains("never returned from")
+            && ($0.contains("still waiting for the test") || $0.contains("held back by the test"))
+        }
+    } ?? false
+  }
+
+  /// The test waits on itself on a right design: where it does so on another version too, that
+  /// failure tells nothing about the version.
+  private var waitsOnItselfOnARightDesign: Bool { right.contains(where: waitsOnItself(on:)) }
+
+  /// Whether the test's failure on `version` tells it from a right design.
+  private func catches(_ version: Judge.Version) -> Bool {
+    fails(on: version) && !(waitsOnItselfOnARightDesign && waitsOnItself(on: version))
+  }
+
   var starter: Judge.Version? { versions.first { $0.kind == .starter } }
   var wrong: [Judge.Version] { versions.filter { $0.kind == .wrong } }
   var right: [Judge.Version] { versions.filter { $0.kind == .right } }
-  var caught: [Judge.Version] { wrong.filter(fails(on:)) }
-  var missed: [Judge.Version] { wrong.filter { !fails(on: $0) } }
+  var caught: [Judge.Version] { wrong.filter(catches) }
+  var missed: [Judge.Version] { wrong.filter { !catches($0) } }
   var rejected: [Judge.Version] { right.filter { !passes(on: $0) } }
-  var failsOnTheStarter: Bool { starter.map(fails(on:)) ?? false }
+  var failsOnTheStarter: Bool { starter.map(catches) ?? false }
   var hasTests: Bool { (starter.flatMap(report(of:))?.total ?? 0) > 0 }
 
   /// The test failed on none of the workbook's versions, and its text holds nothing that checks:
@@ -362,6 +408,11 @@ struct Judgement {
           + "and it passes on every version of the actor the workbook keeps, the starter "
           + "included. Write the calls and the promise where the TODO is: what users should see, "
           + "as an #expect.")
+    } else if !failsOnTheStarter, let starter, fails(on: starter) {
+      starterMessages.append(
+        "Your test stops on the starter the way it stops on a design that keeps the promise: a "
+          + "caller never returns while the test still keeps back what it waits for. That tells "
+          + "the starter from nothing; see the right designs below.")
     } else if !failsOnTheStarter {
       let everything = missed.count == wrong.count && rejected.isEmpty
       starterMessages.append(
@@ -388,12 +439,20 @@ struct Judgement {
           + "through. \(advice.missed)")
     }
     var rightMessages: [String] = []
-    if let one = rejected.first {
+    if let one = rejected.first(where: waitsOnItself(on:)) ?? rejected.first {
+      // A replay line there would name every version the judge built, the hidden ones too.
       let said = report(of: one)?.tests.first { $0.outcome != .passed }?.messages.first
+        .map { Self.replaying(in: $0, only: nil) }
+      let why =
+        waitsOnItself(on: one)
+        ? "Your test does not finish on a design that keeps the chapter's promise: "
+          + "\(sentence(one.about)) A caller never returned while the test still kept back "
+          + "what it waited for, a request or the caller itself: does the test wait for a caller "
+          + "before it lets that go? "
+        : "Your test fails on a design that keeps the chapter's promise, so it asks for more "
+          + "than the promise: \(sentence(one.about)) "
       rightMessages.append(
-        "Your test fails on a design that keeps the chapter's promise, so it asks for more than "
-          + "the promise: \(sentence(one.about)) "
-          + (said.map { "On it, your test said:\n\($0)" } ?? "It did not finish on it."))
+        why + (said.map { "On it, your test said:\n\($0)" } ?? "It did not finish on it."))
     }
     var verdicts = [
       TestVerdict(
@@ -414,7 +473,8 @@ struct Judgement {
     if let yours = versions.first(where: { $0.kind == .yours }).flatMap(report(of:)) {
       verdicts += yours.tests.map { test in
         var mine = TestVerdict(
-          name: "On your actor: \(test.name)", outcome: test.outcome, messages: test.messages,
+          name: "On your actor: \(test.name)", outcome: test.outcome,
+          messages: test.messages.map { Self.replaying(in: $0, only: "yours") },
           location: test.location)
         mine.suite = test.suite
         mine.code = test.code
@@ -429,7 +489,8 @@ struct Judgement {
       verdicts += theirs.tests.map { test in
         var verdict = TestVerdict(
           name: "The workbook's test on your actor: \(test.name)", outcome: test.outcome,
-          messages: test.messages, location: test.location)
+          messages: test.messages.map { Self.replaying(in: $0, only: "yours") },
+          location: test.location)
         verdict.suite = test.suite
         verdict.output = test.output
         verdict.seconds = test.seconds

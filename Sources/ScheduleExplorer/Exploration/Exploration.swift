@@ -413,6 +413,14 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
       } ?? "The replayed schedule broke the promise (\(shownBroken.rule))."
     let which =
       given == nil ? "The schedule, shrunk to the steps that still break it" : "The schedule"
+    // With no step left, the check fails on the world as `prepare` leaves it, before any call:
+    // the schedule that first broke it is the one to read.
+    let noStepLeft = schedule.choices.isEmpty && given == nil
+    let steps =
+      noStepLeft
+      ? "none: the promise does not hold even when nobody calls (the schedule that broke it "
+        + "first: \(Schedule(run.choices)))"
+      : "\(schedule)"
     // A module may hold more than one exploration, and a schedule belongs to the one that
     // printed it: the filter runs that test alone.
     let test = Test.current.map { " --filter \($0.name.prefix { $0 != "(" })" } ?? ""
@@ -426,8 +434,8 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
         rawValue: """
           \(found)
           \(shownBroken.message)
-          \(which): \(schedule)
-          \(Self.legend(for: schedule))
+          \(which): \(steps)
+          \(Self.legend(for: noStepLeft ? Schedule(run.choices) : schedule))
           \(drawTimeline(shown.events))
           Replay exactly this run: \(replay)
           """), sourceLocation: sourceLocation)
@@ -537,6 +545,8 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
     _ choose: @escaping @Sendable ([Choice], Choice?) -> Step
   ) async -> Run {
     let scenario = Scenario()
+    // A caller the world's `prepare` starts by count must not take the name of one of the calls.
+    scenario.keepCallerNames(calls.count)
     let run = await runSchedule(in: scenario, prunes: prunes, reveal: reveal, choose)
     // What the run left held would otherwise run beside the next one, and an actor that outlives
     // the run, such as a `static let` audit log of the student's, would be busy with it there.
@@ -715,6 +725,16 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
       return finish(
         .broken(BrokenPromise(rule: "it gets ready", message: "Getting ready failed: \(error)")))
     }
+    let named = scenario.callers.map(\.name).filter {
+      Self.index(of: $0).map { $0 < calls.count } ?? false
+    }
+    checkUsage(
+      named.isEmpty,
+      """
+      The world's prepare started a caller named \(named.first ?? ""), a name this exploration \
+      gives one of its calls: name the callers started there otherwise, or let them be named by \
+      count, which skips the calls' names.
+      """)
     while true {
       do {
         try await world.settle(scenario)
@@ -860,7 +880,10 @@ public struct Exploration<World: ExplorationWorld>: Sendable {
   private func callsByCaller(_ callers: [CallerRecord]) -> [String: World.Call] {
     var calls: [String: World.Call] = [:]
     for caller in callers {
-      if let index = Self.index(of: caller.name) { calls[caller.name] = self.calls[index] }
+      // A caller that the world's `prepare` started made none of the calls.
+      if let index = Self.index(of: caller.name), index < self.calls.count {
+        calls[caller.name] = self.calls[index]
+      }
     }
     return calls
   }

@@ -22,6 +22,8 @@ public protocol ExplorationWorld: Sendable {
 
   /// Brings a fresh world to where every schedule starts, such as a dashboard that has loaded
   /// once; by default, nothing. It runs before the first choice, and its steps are in the timeline.
+  /// The names A, B, … of the exploration's callers are kept for them: a caller started here by
+  /// count, as ``Scenario/call(_:_:)`` does, takes the first name after them.
   func prepare(_ scenario: Scenario) async throws
 
   /// Waits until nothing more can happen without a choice of the explorer's. By default, until

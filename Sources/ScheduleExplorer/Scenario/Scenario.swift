@@ -20,6 +20,9 @@ public final class Scenario: Sendable {
     var clock = 0
     var callers: [CallerRecord] = []
     var lanes: [String: Lane] = [:]
+    /// How many names from A on are kept for callers started by name later, as an exploration
+    /// keeps A, B, … for its calls: callers started by count are named after them.
+    var keptNames = 0
     var tasks: [String: Task<Void, Never>] = [:]
     var requestLogs: [WeakRequests] = []
     var waiters: [Int: Waiter] = [:]
@@ -122,7 +125,9 @@ public final class Scenario: Sendable {
   // MARK: Callers
 
   /// Starts `count` callers that each run `body` at the same time, named A, B, C, … in the order
-  /// they were started across the whole scenario (after Z: AA, AB, …).
+  /// they were started across the whole scenario (after Z: AA, AB, …). In an exploration's
+  /// ``ExplorationWorld/prepare(_:)``, the names of the exploration's own callers are skipped:
+  /// with two calls explored, the first caller started there is C.
   ///
   /// Each caller runs in a lane of its own, until it suspends; nothing a caller does is left to
   /// the thread scheduler.
@@ -135,9 +140,21 @@ public final class Scenario: Sendable {
     _ body: @escaping @Sendable () async throws -> Value
   ) -> Callers<Value> {
     let names = state.withLock { state in
-      (0..<count).map { Self.callerName(state.callers.count + $0) }
+      var names: [String] = []
+      var index = max(state.callers.count, state.keptNames)
+      while names.count < count {
+        let name = Self.callerName(index)
+        if state.lanes[name] == nil { names.append(name) }
+        index += 1
+      }
+      return names
     }
     return start(names, operation, body)
+  }
+
+  /// Keeps the names of the first `count` callers (A, B, …) for callers started by name.
+  func keepCallerNames(_ count: Int) {
+    state.withLock { $0.keptNames = count }
   }
 
   /// Starts callers with the given names, each running `body`; see ``start(_:_:_:)``.

@@ -1,4 +1,8 @@
 // Judged good: it checks with an Exploration, whose promise uses moment.expect, and has no #expect.
+// The judge says: WORKBOOK_JUDGE=Judge14_yours swift test
+// The judge never says: Judge14_wrong
+// Its set-up calls the actor as a scripted test does, by count: that caller takes the name after
+// the exploration's own callers. The replay line printed for the student's actor builds that alone.
 
 import ScheduleExplorer
 import Services
@@ -19,8 +23,7 @@ struct ChatWorld: ExplorationWorld {
 
   func prepare(_ scenario: Scenario) async throws {
     server.open()
-    let first = scenario.start(["app"], "send(\"hello\")") { try await manager.send("hello") }
-    _ = try await first.results()[0].result.get()
+    try await scenario.call("send(\"hello\")") { try await manager.send("hello") }
     server.close()
   }
 
