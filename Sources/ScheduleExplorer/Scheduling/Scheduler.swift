@@ -631,8 +631,7 @@ final class Scheduler: @unchecked Sendable {
 
   private func runJobs() {
     Self.isRunner = true
-    while true {
-      let (entry, before) = nextEntry()
+    while let (entry, before) = nextEntry() {
       let taken = ContinuousClock.now
       Self.currentOwner = entry.owner
       Self.doingTheWorldsWork = entry.isWorld
@@ -675,9 +674,13 @@ final class Scheduler: @unchecked Sendable {
     }
   }
 
-  private func nextEntry() -> (Entry, before: (@Sendable () -> Void)?) {
+  /// The next job to run, or `nil` when another runner already waits for one: this one, back
+  /// from a job that parked, ends. One waiting runner is enough, and every runner that waits
+  /// wakes whenever a job ends.
+  private func nextEntry() -> (Entry, before: (@Sendable () -> Void)?)? {
     condition.lock()
     defer { condition.unlock() }
+    if idleRunners > 0 { return nil }
     idleRunners += 1
     defer { idleRunners -= 1 }
     while true {
