@@ -94,8 +94,8 @@ struct LatestRequestTests {
     )
   }
 
-  @Test("A newer request for the same image owns its key too")
-  func newerRequestForTheSameImageOwnsItsKey() async throws {
+  @Test("A newer request for the same image owns its key too", arguments: [false, true])
+  func newerRequestForTheSameImageOwnsItsKey(olderGivesUp: Bool) async throws {
     let scenario = Scenario()
     let client = FakeImageClient(scenario)
     client.cancelledRequestsWaitForRelease = true
@@ -105,6 +105,10 @@ struct LatestRequestTests {
     try await scenario.settle()
     let newer = scenario.download(.cat, for: "hero", with: manager)
     try await scenario.settle()
+    if olderGivesUp {
+      older.cancel()
+      try await scenario.settle()
+    }
     // The older download, cancelled by the newer request, winds down, and the older call ends.
     client.release(1)
     _ = try await older.results()
@@ -119,7 +123,8 @@ struct LatestRequestTests {
       scenario.explain(
         """
         Callers A and B asked for the same image, cat.png, for the same key, hero, one after the \
-        other. Once A's cancelled download had wound down and A's call had ended, \
+        other\(olderGivesUp ? ", and then A's own task was cancelled, as when its screen closes" : ""). \
+        Once A's cancelled download had wound down and A's call had ended, \
         isDownloading(for: hero) answered false, though B's download #2 was still running: the \
         end of A's call took away an entry that was B's by then. Callers got: \
         \(describe(results)).
@@ -229,6 +234,69 @@ struct DownloadManagerGuardTests {
         cancelled too, as when A's screen closes. Nobody cancelled B or hero, yet \(cancelledNewer ? "B's download #2 was cancelled" : "B did not get its image"). Callers got: \(describe(results)).
         """,
         correctly: "B's download #2 runs on, and B gets image #2."
+      )
+    )
+  }
+
+  @Test("A caller whose task is cancelled just before a newer request leaves that request alone")
+  func aCallerCancelledBeforeANewerRequestLeavesItAlone() async throws {
+    let scenario = Scenario()
+    let client = FakeImageClient(scenario)
+    let manager = DownloadManager(client: client)
+
+    let older = scenario.download(.cat, for: "hero", with: manager)
+    try await scenario.settle()
+    // Whatever A's cancellation starts, the runtime may start after B has asked.
+    scenario.holdNewTasks()
+    older.cancel()
+    try await scenario.settle()
+    let newer = scenario.download(.dog, for: "hero", with: manager)
+    try await scenario.settle()
+    scenario.letHeldTasksRun()
+    try await scenario.settle()
+    client.open()
+    let results = try await older.results() + newer.results()
+    let own = client.requests.records.last { $0.key == URL.dog.pictureName }
+
+    #expect(
+      own.map { results[1].value == FakeImageClient.image(number: $0.number) } ?? false,
+      scenario.explain(
+        """
+        A's own task was cancelled while its request was the latest for hero, as when A's \
+        screen closes; what that cancellation started ran only after B had asked for hero and \
+        replaced A. Nobody cancelled B or hero, yet B did not get the image of its own download. \
+        Callers got: \(describe(results)).
+        """,
+        correctly: "A ends at most its own request; B's download runs, and B gets its image."
+      )
+    )
+  }
+
+  @Test("A request whose caller gives up no longer shows as downloading once it has ended")
+  func aRequestWhoseCallerGaveUpStopsShowingOnceEnded() async throws {
+    let scenario = Scenario()
+    let client = FakeImageClient(scenario)
+    let manager = DownloadManager(client: client)
+
+    let download = scenario.download(.cat, for: "hero", with: manager)
+    try await scenario.settle()
+    download.cancel()
+    try await scenario.settle()
+    client.open()
+    let results = try await download.results()
+    let shown = try await scenario.call("isDownloading(for: hero)") {
+      await manager.isDownloading(for: "hero")
+    }
+
+    #expect(
+      !shown,
+      scenario.explain(
+        """
+        A asked for hero, and then A's own task was cancelled, as when its screen closes. Once \
+        A's call had ended, isDownloading(for: hero) still answered true, though no request for \
+        hero was unfinished: the spinner turns for good. Callers got: \(describe(results)).
+        """,
+        correctly: "hero stops showing as downloading once A's call has ended."
       )
     )
   }
