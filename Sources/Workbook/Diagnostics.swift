@@ -87,7 +87,8 @@ enum Diagnostics {
   /// with the lines of its message and without the stack trace after it; or, when the runtime
   /// printed no reason (an optimised module's `precondition` prints none), the last lines of the
   /// output, without the stack trace.
-  static func crash(in output: String) -> String {
+  /// `signal` is the one that stopped the process, if a signal did.
+  static func crash(in output: String, signal: Int32? = nil) -> String {
     let lines = Self.lines(of: output).filter { !$0.isEmpty }
     let reasons = ["Fatal error", "Precondition failed", "Assertion failed"]
     if let start = lines.firstIndex(where: { line in reasons.contains { line.contains($0) } }) {
@@ -103,7 +104,29 @@ enum Diagnostics {
       line != "Current stack trace:"
         && line.range(of: #"^[0-9]+ +\S+ +0x[0-9a-f]+ "#, options: .regularExpression) == nil
     }
-    return "the test process stopped without saying why; its last lines were:\n"
+    let how =
+      stopped(by: signal, in: output).map { "was stopped by \($0), with no message" }
+      ?? "stopped without saying why"
+    return "the test process \(how); its last lines were:\n"
       + told.suffix(8).joined(separator: "\n")
+  }
+
+  /// The signal that stopped the test process, in words: `signal`, or the one `swift test`
+  /// reports ("exited with unexpected signal code 11"); `nil` when neither says.
+  private static func stopped(by signal: Int32?, in output: String) -> String? {
+    let reported = output.range(
+      of: #"exited with unexpected signal code [0-9]+"#, options: .regularExpression
+    ).flatMap { Int32(output[$0].split(separator: " ").last ?? "") }
+    guard let number = signal ?? reported else { return nil }
+    let meanings: [Int32: String] = [
+      4: "SIGILL: on x86-64, a check that fails without a message, such as an arithmetic "
+        + "overflow, stops a Swift program so",
+      5: "SIGTRAP: on ARM, a check that fails without a message, such as an arithmetic "
+        + "overflow, stops a Swift program so",
+      6: "SIGABRT, an abort",
+      11: "SIGSEGV, a segmentation fault: the code touched memory it does not own, such as an "
+        + "object already freed",
+    ]
+    return "signal \(number)" + (meanings[number].map { " (\($0))" } ?? "")
   }
 }

@@ -229,7 +229,8 @@ struct SuiteRunner {
           + "and everything they started."
     } else if result.crashed || !log.runEnded {
       // The runtime names files by module, `Chapter01/ImageCache.swift`; name the folder instead.
-      problem = ran.reduce(Diagnostics.crash(in: result.output)) { text, chapter in
+      let signal = result.crashed && result.status > 128 ? result.status - 128 : nil
+      problem = ran.reduce(Diagnostics.crash(in: result.output, signal: signal)) { text, chapter in
         text.replacingOccurrences(of: "\(chapter.target)/", with: "\(folder)/\(chapter.folder)/")
       }
     } else {
