@@ -121,8 +121,7 @@ enum Diagnostics {
     let meanings: [Int32: String] = [
       4: "SIGILL: on x86-64, a check that fails without a message, such as an arithmetic "
         + "overflow, stops a Swift program so",
-      5: "SIGTRAP: on ARM, a check that fails without a message, such as an arithmetic "
-        + "overflow, stops a Swift program so",
+      5: "SIGTRAP, a trap",
       6: "SIGABRT, an abort",
       11: "SIGSEGV, a segmentation fault: the code touched memory it does not own, such as an "
         + "object already freed",
