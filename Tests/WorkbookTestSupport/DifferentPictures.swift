@@ -17,7 +17,9 @@ public enum DifferentPictures {
   }
 
   /// Starts one caller of `image` for each of ``addresses``, and expects every one of their
-  /// downloads to be under way before any of them finishes, and every caller to get an image.
+  /// downloads to be under way before any of them finishes, every caller to get an image, and a
+  /// later call for the first picture to download nothing: a cache that keeps fewer pictures than
+  /// a hundred has let it go by then.
   public static func expectAllDownloadAtOnce(
     in scenario: Scenario, client: FakeImageClient,
     sourceLocation: SourceLocation = #_sourceLocation,
@@ -32,6 +34,10 @@ public enum DifferentPictures {
     var results: [CallerResult<Image>] = []
     for caller in callers { results += try await caller.results() }
     let withoutImage = results.filter { $0.value == nil }.count
+    let first = addresses[0]
+    let again = try await scenario.call("image(for: \(first.pictureName))") {
+      try await image(first)
+    }
 
     let named = waiting.prefix(3).joined(separator: ", ")
     let more = waiting.count > 3 ? " and \(waiting.count - 3) more" : ""
@@ -47,6 +53,17 @@ public enum DifferentPictures {
     #expect(
       withoutImage == 0,
       "every caller should get its picture; \(withoutImage) of the hundred got none",
+      sourceLocation: sourceLocation
+    )
+    #expect(
+      client.downloads(of: first) == 1 && again == results[0].value,
+      """
+      Once all hundred callers had their pictures, photo-1.png was asked for again: the cache \
+      downloaded it \(client.downloads(of: first)) times in all, and the caller got \
+      \(again.testDescription) where the first caller got \
+      \(results[0].value.map(\.testDescription) ?? "nothing"). \
+      Expected: no second download, and the same image.
+      """,
       sourceLocation: sourceLocation
     )
   }
