@@ -196,7 +196,15 @@ struct Check {
             Diagnostics.firstLines(Self.printedLinesShown, of: $0)
           })
         {
-          lines.append("      Your code printed:")
+          // An exploration runs the code once per schedule: its first lines are the first
+          // schedule's, not the failing one's.
+          let explored = test.messages.contains { $0.contains("Replay exactly this run:") }
+          lines.append(
+            Terminal.wrap(
+              explored
+                ? "      Your code printed, from the exploration's first schedule on (the "
+                  + "replay line above runs the failing schedule alone):"
+                : "      Your code printed:", width: width))
           lines.append(
             Terminal.wrap(printed.map { "        \($0)" }.joined(separator: "\n"), width: width))
         }
