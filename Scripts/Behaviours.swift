@@ -365,8 +365,11 @@ func outcomes(in file: SourceFile, lines range: ClosedRange<Int>) -> [String] {
     }
   }
   rest = Substring(text)
-  while let call = rest.range(of: "mayEndCancelled(as: ") {
-    rest = rest[call.upperBound...]
+  // The call may be wrapped, its first argument on a line of its own.
+  while let call = rest.range(of: "mayEndCancelled(") {
+    rest = rest[call.upperBound...].drop { $0.isWhitespace }
+    guard rest.hasPrefix("as: ") else { continue }
+    rest = rest.dropFirst(4)
     if rest.hasPrefix("\"") {
       found += strings(in: rest.prefix { $0 != ")" && $0 != "," }).prefix(1)
     } else if let value = constant(rest.prefix { $0.isLetter || $0.isNumber || $0 == "." }) {

@@ -73,35 +73,41 @@ struct LateRejectionTests {
     )
   }
 
-  @Test("A report of a token replaced two refreshes ago gets the current one, no refresh")
-  func reportOfATokenReplacedTwiceGetsTheCurrentOne() async throws {
+  @Test(
+    "A report of a token replaced refreshes ago gets the current one, no refresh",
+    arguments: [2, 5])
+  func reportOfALongReplacedTokenGetsTheCurrentOne(refreshes: Int) async throws {
     let scenario = Scenario()
     let server = FakeAuthServer(scenario)
     let store = TokenStore(credentials: FakeAuthServer.validCredentials, server: server)
     server.open()
 
-    let first = try await scenario.call("accessToken(replacing: access-0)") {
-      try await store.accessToken(replacing: "access-0")
-    }
-    let second = try await scenario.call("accessToken(replacing: \(first))") {
-      try await store.accessToken(replacing: first)
+    // Each caller in turn reports the token the one before it was given.
+    var given: [String] = []
+    for _ in 1...refreshes {
+      let reported = given.last ?? "access-0"
+      given.append(
+        try await scenario.call("accessToken(replacing: \(reported))") {
+          try await store.accessToken(replacing: reported)
+        })
     }
     let late = try await scenario.call("accessToken(replacing: access-0)") {
       try await store.accessToken(replacing: "access-0")
     }
+    let current = given.last ?? ""
 
     #expect(
-      server.refreshes == 2 && late == second,
+      server.refreshes == refreshes && late == current,
       scenario.explain(
         """
-        Caller A's report of access-0 brought \(first), and caller B's report of \(first) \
-        brought \(second). Then caller C reported access-0, for a request sent before either \
-        refresh: by then access-0 had been replaced by \(first), and \(first) by \(second), yet C \
-        got \(late), and \(server.refreshes) refreshes reached the server in all. The token B had \
-        just been given, \(second), \
-        \(server.currentAccessToken == second ? "still works" : "no longer works").
+        Each caller in turn reported the token the one before it was given, and the \
+        \(refreshes) refreshes brought \(given.joined(separator: ", ")). Then a caller reported \
+        access-0, for a request sent before any of them: by then access-0 had been replaced \
+        \(refreshes) times over, yet that caller got \(late), and \(server.refreshes) refreshes \
+        reached the server in all. The token just handed out, \(current), \
+        \(server.currentAccessToken == current ? "still works" : "no longer works").
         """,
-        correctly: "C gets access-2 as well, and refresh #2 stays the last refresh."
+        correctly: "the late report gets \(current), and refresh #\(refreshes) stays the last."
       )
     )
   }
@@ -364,6 +370,41 @@ struct TokenStoreGuardTests {
         Callers got: \(describe(results)).
         """,
         correctly: "B and D each get a new token the API accepts."
+      )
+    )
+  }
+
+  @Test("A refresh its caller gave up on keeps what the server issued")
+  func aRefreshItsCallerGaveUpOnStillLands() async throws {
+    let scenario = Scenario()
+    let server = FakeAuthServer(scenario)
+    // A refresh called off may already be at the server: it winds down, as the test says.
+    server.requests.cancellation = .windsDown
+    let store = TokenStore(credentials: FakeAuthServer.expiredCredentials, server: server)
+
+    let first = scenario.start(1, "validAccessToken()") { try await store.validAccessToken() }
+    try await scenario.settle()
+    first.cancel()
+    try await scenario.settle()
+    // The server handles refresh #1 all the same: it issues access-1 and spends refresh-0; if the
+    // store called the refresh off, the answer is lost on its way back.
+    server.requests.release(1, as: FakeAuthServer.handledAnyway)
+    let results = try await first.results()
+    server.open()
+    let next = try await scenario.start(1, "validAccessToken()") {
+      try await store.validAccessToken()
+    }.results()
+
+    #expect(
+      next[0].value == server.currentAccessToken && server.rejectedRefreshes == 0,
+      scenario.explain(
+        """
+        Caller A found access-0 expired, and refresh #1 went out; then A gave up, as when its \
+        screen closes. The server handled refresh #1 all the same: it issued access-1 and spent \
+        refresh-0. Then B asked for a valid token: \(describe(results + next)), after \
+        \(server.refreshes) refreshes, \(server.rejectedRefreshes) of them turned away.
+        """,
+        correctly: "B gets access-1 without another refresh: refresh-0 is never presented again."
       )
     )
   }

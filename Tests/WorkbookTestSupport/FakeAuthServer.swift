@@ -20,8 +20,10 @@ import Services
 ///   server checks when it handles the refresh, after it crossed the network.
 /// - Besides: the outcome `error`, a ``FakeNetworkError`` that leaves the refresh token unused; a
 ///   cancelled refresh throws `CancellationError` at once, or winds down (the outcome
-///   `cancelled`). Not produced: a network error after the server used the token, and
-///   credentials that expire in turn (the behaviours table in Docs/Instructors.md says why).
+///   `cancelled`), or winds down after the server handled it, its answer lost on the way back
+///   (the outcome `handled-anyway`: the server has issued new credentials and spent the refresh
+///   token). Not produced: a network error after the server used the token, and credentials that
+///   expire in turn (the behaviours table in Docs/Instructors.md says why).
 public final class FakeAuthServer: AuthServer, FakeService {
   /// Credentials whose access token has expired, holding the refresh token the server honours.
   public static let expiredCredentials = Credentials(
@@ -40,9 +42,16 @@ public final class FakeAuthServer: AuthServer, FakeService {
   public let requests: Requests
   private let state = Locked(State())
 
+  /// How a refresh whose task was cancelled ends when the server had already handled it: the
+  /// server issued new credentials and spent the refresh token, and the answer is lost. Released
+  /// so, a refresh whose task was not cancelled renews as usual.
+  public static let handledAnyway = "handled-anyway"
+
   public init(_ scenario: Scenario) {
     requests = Requests(
       noun: "refresh", preposition: "with", outcomes: ["renew", "error"], scenario: scenario)
+    requests.mayEndCancelled(
+      as: Self.handledAnyway, throwing: { CancellationError() }, afterItWasHandledAs: "renew")
   }
 
   /// Whether refreshes fail as a network error would, without using up the refresh token, when

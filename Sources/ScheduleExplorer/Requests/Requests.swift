@@ -58,7 +58,9 @@ public final class Requests: Sendable {
     var waiting: [Int: Answer] = [:]
     var cancellation = Cancellation.throwsAtOnce
     /// The ways a cancelled request may end besides `cancelled`, each with the error it throws.
-    var otherCancellations: [(outcome: String, error: @Sendable () -> any Error)] = []
+    /// Each with the outcome of the work the other side did first, if it did any.
+    var otherCancellations:
+      [(outcome: String, error: @Sendable () -> any Error, doneFirst: String?)] = []
     var defaultOutcome: String
   }
 
@@ -131,16 +133,30 @@ public final class Requests: Sendable {
   /// `CancellationError`, as a client built on `URLSession` throws `URLError(.cancelled)`. A
   /// request that throws at once when cancelled still throws `CancellationError`; one that winds
   /// down ends in whichever of ``cancelledOutcomes`` the test chooses when it releases it.
+  ///
+  /// With `doneFirst`, one of ``outcomes``, the other side had already handled the request that
+  /// way, as a server that got the request before the cancellation did, and only its answer is
+  /// lost: the fake's `respond` runs for it, and the request then throws `error()`. A request
+  /// whose task was not cancelled, released as `outcome`, ends as `doneFirst`.
   public func mayEndCancelled(
-    as outcome: String, throwing error: @escaping @Sendable () -> any Error
+    as outcome: String, throwing error: @escaping @Sendable () -> any Error,
+    afterItWasHandledAs doneFirst: String? = nil
   ) {
     checkUsage(!outcomes.contains(outcome), "\(noun) already has an outcome \(outcome)")
-    state.withLock { $0.otherCancellations.append((outcome, error)) }
+    checkUsage(
+      doneFirst.map(outcomes.contains) ?? true, "\(noun) has no outcome \(doneFirst ?? "")")
+    state.withLock { $0.otherCancellations.append((outcome, error, doneFirst)) }
   }
 
   /// The error a cancelled request that ends as `outcome` throws.
   private func cancellationError(for outcome: String) -> any Error {
     state.value.otherCancellations.first { $0.outcome == outcome }?.error() ?? CancellationError()
+  }
+
+  /// How the other side handled a request that ends as `outcome` before its answer was lost, if
+  /// `outcome` is one such.
+  private func handledFirst(as outcome: String) -> String? {
+    state.value.otherCancellations.first { $0.outcome == outcome }?.doneFirst
   }
 
   /// How many requests for `key` have started.
@@ -200,11 +216,18 @@ public final class Requests: Sendable {
           let outcome =
             cancelled
             ? chosen.flatMap { self.cancelledOutcomes.contains($0) ? $0 : nil } ?? Self.cancelled
-            : chosen ?? self.defaultOutcome
+            : chosen.map { self.handledFirst(as: $0) ?? $0 } ?? self.defaultOutcome
           self.finish(number, outcome: outcome)
           guard !cancelled else {
             self.state.withLock { $0.records[number - 1].threw = true }
             let error = self.cancellationError(for: outcome)
+            if let handled = self.handledFirst(as: outcome) {
+              let what =
+                (try? respond(number, handled)).map { "\(self.noun) #\(number) \($0.summary)" }
+                ?? "\(self.noun) #\(number) was handled"
+              self.scenario.record(
+                .requestFinished("\(what), but its answer is lost: \(describe(error))"), by: caller)
+            }
             return { continuation.resume(throwing: error) }
           }
           do {
