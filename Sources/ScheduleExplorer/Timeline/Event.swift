@@ -38,6 +38,15 @@ struct Event: Sendable {
     }
   }
 
+  /// Whether its caller's own work did it: not an answer or a cancellation that reached a request
+  /// while its caller may be held.
+  var showsItsCallerRunning: Bool {
+    switch kind {
+    case .requestFinished, .requestCancelled, .test: false
+    case .asked, .requestStarted, .returned, .threw, .observed: true
+    }
+  }
+
   var isTestStep: Bool {
     if case .test = kind { true } else { false }
   }

@@ -13,6 +13,10 @@ func drawTimeline(_ events: [Event]) -> String {
     let lane = event.isTestStep ? "test" : event.caller.map(laneName) ?? Choice.unnamed
     lanes[lane, default: []].append("\(index + 1) \(event.text)")
   }
+  // A held caller's lane stops where it was held; say so, or it reads as a caller who is done.
+  for (caller, step) in heldToTheEnd(events) {
+    lanes[laneName(caller)]?.append("(held back at step \(step) until the timeline ends)")
+  }
   let order = lanes.keys.sorted { laneRank($0) < laneRank($1) }
   let width = order.map(\.count).max() ?? 0
   var lines = ["Timeline, one lane per caller (numbers give the order across lanes):"]
@@ -33,6 +37,29 @@ func drawTimeline(_ events: [Event]) -> String {
       """)
   }
   return lines.joined(separator: "\n")
+}
+
+/// The callers that a step of the test's held back (`holds A back`, `holds A, B back`) and no
+/// later step let go (`lets A resume`), and that did nothing after it, each with the number of the
+/// step that held it. An answer to a held caller's request comes in its lane all the same.
+private func heldToTheEnd(_ events: [Event]) -> [(caller: String, step: Int)] {
+  func names(in text: String, after start: String, before end: String) -> [String] {
+    guard text.hasPrefix(start), text.hasSuffix(end), text.count > start.count + end.count else {
+      return []
+    }
+    let names = text.dropFirst(start.count).dropLast(end.count).components(separatedBy: ", ")
+    return names.allSatisfy(Scenario.isCallerName) ? names : []
+  }
+  var held: [String: Int] = [:]
+  for (index, event) in events.enumerated() {
+    if event.isTestStep {
+      for name in names(in: event.text, after: "holds ", before: " back") { held[name] = index + 1 }
+      for name in names(in: event.text, after: "lets ", before: " resume") { held[name] = nil }
+    } else if let caller = event.caller, event.showsItsCallerRunning {
+      held[caller] = nil
+    }
+  }
+  return held.map { ($0.key, $0.value) }
 }
 
 /// `caller A` for a caller the scenario started, the plain name for a fake's own lane (`socket`).
