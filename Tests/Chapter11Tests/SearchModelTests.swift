@@ -207,6 +207,33 @@ struct SearchModelGuardTests {
       "after a failed search the screen should still list the hits for \"swift\", not \(shown)")
   }
 
+  @Test("A failed search for text typed again leaves the hits of the text typed since")
+  func failedSearchForTextTypedAgainKeepsTheLastHits() async throws {
+    let screen = Screen()
+    screen.service.open()
+    _ = try await screen.type("s").results()
+    _ = try await screen.type("sw").results()
+    screen.service.close()
+    // The user deletes the "w": the field says "s" again, and its new search fails.
+    let again = screen.type("s")
+    _ = await screen.scenario.waitUntil { screen.service.requests.records.count >= 3 }
+    screen.service.requests.release(3, as: "error")
+    _ = try await again.results()
+    let shown = await screen.model.hits
+
+    #expect(
+      shown == FakeSearchService.hits(for: "sw"),
+      screen.scenario.explain(
+        """
+        The user typed "s", and its hits were shown; then "sw", and its hits replaced them; then \
+        deleted the "w". The new search for "s" failed, and the screen lists \
+        \(shown.map(\.title)). A failed search should leave the screen as it was.
+        """,
+        correctly: "the hits for \"sw\" stay on screen until a search for \"s\" succeeds."
+      )
+    )
+  }
+
   @Test("An answer that cannot be decoded leaves the last hits on screen")
   func undecodableAnswerKeepsTheLastHits() async throws {
     let screen = Screen()
