@@ -12,11 +12,12 @@ public struct Statement: Hashable, Sendable {
 }
 
 /// The statements service's client from before Swift concurrency: every call returns at once, and
-/// the answer comes later, through a completion handler, on a thread of the client's own.
+/// the answer comes through a completion handler, on a thread of the client's own. That thread may
+/// call it before the call that started the request has returned.
 public protocol LegacyStatementClient: Sendable {
   /// Starts fetching the statement for `month`, and returns the request under way.
   ///
-  /// The client calls `completion` later:
+  /// The client calls `completion`:
   /// - with the statement, or with an error;
   /// - with neither, when the service holds no statement for that month;
   /// - twice, when the request times out: first with ``LegacyTimeout``, then, if the statement

@@ -54,6 +54,32 @@ struct StatementLoaderThreadTests {
     }
   }
 
+  @Test("A caller whose client answers before its request has even returned gets the statement")
+  func answeredBeforeTheRequestReturns() async throws {
+    // The client's thread answers, and is done, while the caller is still inside
+    // `fetchStatement`: the answer comes before the request it answers.
+    let scenario = Scenario()
+    let client = ThreadedStatementClient { fetch in
+      OtherThreads([{ fetch.answer() }]).waitWithoutOrdering()
+    }
+    let loader = StatementLoader(client: client)
+    let caller = scenario.start(1, "statement(for: 2026-10)") {
+      try await loader.statement(for: "2026-10")
+    }
+    // Throws, with the timeline, if the caller never hears back.
+    let result = try await caller.results()[0].result
+    let month = try? result.get().month
+
+    #expect(
+      month == "2026-10",
+      scenario.explain(
+        """
+        The client answered on its own thread with the statement for 2026-10 before \
+        fetchStatement had returned to the caller; the caller got \(result).
+        """,
+        correctly: "A gets the statement for 2026-10."))
+  }
+
   /// The client answers on its own thread while the caller is cancelled on another, once the
   /// request has started.
   private static func answerWhileCancelling() async throws {

@@ -9,6 +9,9 @@ import Testing
 /// - "The statements service's client from before Swift concurrency": every fetch returns at once
 ///   and calls back later from a task of its own, on the scheduler's thread rather than one of
 ///   the client's own (``ThreadedStatementClient`` calls back from one).
+/// - "That thread may call it before the call that started the request has returned": not
+///   produced; this fake calls back from a task that runs once the fetch has returned
+///   (``ThreadedStatementClient`` answers before it returns).
 /// - "Starts fetching the statement": fetch *n* waits until the test lets it finish.
 /// - "with the statement, or with an error": the outcome `statement`, statement number *n* for
 ///   fetch *n*, and the outcome `error`, a ``FakeNetworkError``.

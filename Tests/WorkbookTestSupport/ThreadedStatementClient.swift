@@ -16,6 +16,8 @@ import Services
 /// What ``LegacyStatementClient`` documents, and how this fake does it:
 /// - "The statements service's client from before Swift concurrency": every fetch returns at once;
 ///   ``Fetch/answer()`` calls back on whatever thread calls it.
+/// - "That thread may call it before the call that started the request has returned":
+///   `whenStarted` can answer from another thread inside `fetchStatement`.
 /// - "Starts fetching the statement": each ``Fetch`` waits for the test.
 /// - "with the statement, or with an error": the statement only; an error is not produced (these
 ///   tests race an answer against a cancellation, and ``FakeStatementClient`` fails fetches).
