@@ -43,7 +43,9 @@ public final class ChildProcess: Sendable {
     let lines = errors.split(separator: "\n")
     // Spelled out case by case: as one chain of `??`, this took the type checker 8.6 s.
     let reason: String
-    if let threw = lines.first(where: { $0.hasPrefix(Self.threw) }) {
+    if let stuck = lines.first(where: { $0.hasPrefix(Self.stuck) }) {
+      reason = String(stuck)
+    } else if let threw = lines.first(where: { $0.hasPrefix(Self.threw) }) {
       // The test itself gave up: the child ended on purpose, and the error says why.
       reason = "The test, in a process of its own, threw: \(threw.dropFirst(Self.threw.count))"
     } else if let fatal = lines.first(where: { $0.contains("Fatal error") }) {
@@ -82,6 +84,7 @@ public final class ChildProcess: Sendable {
       dup2(errors.fileDescriptor, STDERR_FILENO)
     }
     sink.withLock { $0 = FileHandle(forWritingAtPath: eventsPath(log)) }
+    endAfterTheDeadline()
     Scheduler.shared.beginTakeover()
     await goOnOnTheScheduler()
   }
@@ -102,6 +105,30 @@ public final class ChildProcess: Sendable {
 
   /// What starts the line ``run(_:)`` writes for an error.
   private static let threw = "The test threw: "
+
+  /// How long a child may run. A body stuck where no scenario's wait can end it, such as a job
+  /// that blocks the scheduler's thread for good, would otherwise keep the parent's
+  /// `#expect(processExitsWith:)` waiting, and the run with it, however long its waits may take.
+  /// The workbook's `check` stops a chapter's tests after 20 s; this comes first, so that the
+  /// other tests still run.
+  static let deadline = 10
+
+  /// What starts the line a child writes when it ends itself at the ``deadline``.
+  private static let stuck = "The test's process was still running after"
+
+  /// Ends the child once the ``deadline`` has passed, saying so where the parent reads why.
+  private static func endAfterTheDeadline() {
+    let watch = Thread {
+      Thread.sleep(forTimeInterval: Double(deadline))
+      let why =
+        "\(stuck) \(deadline) s, so it ended itself: something in it never returned, such as a "
+        + "job that waits for good for work that cannot run until it ends."
+      FileHandle.standardError.write(Data((why + "\n").utf8))
+      _exit(EXIT_FAILURE)
+    }
+    watch.name = "schedule explorer: a child's deadline"
+    watch.start()
+  }
 
   /// Writes `event` of `scenario` down at once, in a child that records: if the next step crashes
   /// the child, the parent still sees it.
